@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Language settings every target shares: Swift 6 mode plus the upcoming features
+/// that keep imports honest and existentials explicit.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "AutoTrack",
+    products: [
+        .library(name: "AutoTrackEvents", targets: ["AutoTrackEvents"]),
+        .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
+        .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
+    ],
+    targets: [
+        // System zlib (ships on Apple platforms and in the Linux image) for gzip bodies.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "AutoTrackEvents",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AutoTrackSerialization",
+            dependencies: ["AutoTrackEvents", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "AutoTrackCLI",
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackEventsTests",
+            dependencies: ["AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackSerializationTests",
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

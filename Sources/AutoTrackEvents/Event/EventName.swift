@@ -1,0 +1,44 @@
+/// The name of an event, such as `$AppClick` or `purchase`.
+///
+/// A name follows the same rule as a property key (see ``PropertyRules``): it starts
+/// with a letter, `_` or `$`, continues with letters, digits, `_` or `$`, is at most
+/// 100 characters long and is not a reserved word. Use the presets for automatic
+/// events and ``init(validating:)`` for names that come from a caller.
+public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The name as written on the wire.
+    public let rawValue: String
+
+    /// Creates a name if `rawValue` passes ``PropertyRules/standard``; `nil` otherwise.
+    public init?(rawValue: String) {
+        guard (try? PropertyRules.standard.checkName(rawValue)) != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Creates a name, reporting why `name` is not acceptable.
+    /// - Throws: ``ValidationError/invalidEventName(_:_:)``.
+    public init(validating name: String, rules: PropertyRules = .standard) throws(ValidationError) {
+        do {
+            try rules.checkName(name)
+        } catch {
+            throw .invalidEventName(name, error)
+        }
+        self.rawValue = name
+    }
+
+    private init(preset: String) { self.rawValue = preset }
+
+    /// A tap on a control, cell, gesture target or alert action.
+    public static let appClick = EventName(preset: "$AppClick")
+    /// A screen (view controller) became visible.
+    public static let appViewScreen = EventName(preset: "$AppViewScreen")
+    /// The app started or returned to the foreground.
+    public static let appStart = EventName(preset: "$AppStart")
+    /// The app went to the background or ended.
+    public static let appEnd = EventName(preset: "$AppEnd")
+
+    /// The preset names of automatic events.
+    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd]
+
+    /// The raw name.
+    public var description: String { rawValue }
+}

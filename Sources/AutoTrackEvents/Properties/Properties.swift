@@ -1,0 +1,176 @@
+/// An insertion-ordered collection of event properties.
+///
+/// Order matters for analytics only in one place — the bytes on the wire — and there it
+/// matters a lot: two encodings of the same event must be byte-identical so that golden
+/// files, de-duplication and CRCs are stable. `Properties` therefore remembers the order
+/// in which keys were first inserted. Replacing a value keeps the key's position;
+/// removing a key and inserting it again moves it to the end.
+///
+/// Equality is order-sensitive, like an ordered dictionary's. Lookups are a linear scan
+/// for small collections and hashed once the collection grows past
+/// ``Properties/indexThreshold`` keys.
+public struct Properties: Sendable {
+    /// One key and its value.
+    public typealias Element = (key: String, value: PropertyValue)
+
+    private var storedKeys: [String] = []
+    private var storedValues: [PropertyValue] = []
+    /// Positions by key, built only for collections larger than `indexThreshold`.
+    private var positions: [String: Int]? = nil
+
+    /// Above this many keys, lookups use a hash index instead of a linear scan.
+    public static let indexThreshold = 16
+
+    /// Creates an empty collection.
+    public init() {}
+
+    /// Creates a collection from key-value pairs; a later duplicate key replaces the
+    /// earlier value and keeps the earlier position.
+    public init(_ pairs: some Sequence<(String, PropertyValue)>) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// The number of properties.
+    public var count: Int { storedKeys.count }
+
+    /// Whether there are no properties.
+    public var isEmpty: Bool { storedKeys.isEmpty }
+
+    /// The keys, in insertion order.
+    public var keys: [String] { storedKeys }
+
+    /// The values, in the order of ``keys``.
+    public var values: [PropertyValue] { storedValues }
+
+    /// The position of `key`, if present.
+    public func index(forKey key: String) -> Int? {
+        if let positions { return positions[key] }
+        return storedKeys.firstIndex(of: key)
+    }
+
+    /// Whether `key` is present.
+    public func contains(key: String) -> Bool { index(forKey: key) != nil }
+
+    /// The value for `key`; assigning `nil` removes the key.
+    public subscript(key: String) -> PropertyValue? {
+        get { index(forKey: key).map { storedValues[$0] } }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeValue(forKey: key)
+            }
+        }
+    }
+
+    /// Sets the value for `key` and returns the value it replaced, if any. A new key is
+    /// appended; an existing key keeps its position.
+    @discardableResult
+    public mutating func updateValue(_ value: PropertyValue, forKey key: String) -> PropertyValue? {
+        if let position = index(forKey: key) {
+            let old = storedValues[position]
+            storedValues[position] = value
+            return old
+        }
+        storedKeys.append(key)
+        storedValues.append(value)
+        if positions != nil {
+            positions![key] = storedKeys.count - 1
+        } else if storedKeys.count > Properties.indexThreshold {
+            rebuildIndex()
+        }
+        return nil
+    }
+
+    /// Removes `key` and returns its value, if it was present. Later keys move up.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> PropertyValue? {
+        guard let position = index(forKey: key) else { return nil }
+        storedKeys.remove(at: position)
+        let old = storedValues.remove(at: position)
+        if storedKeys.count > Properties.indexThreshold {
+            rebuildIndex()
+        } else {
+            positions = nil
+        }
+        return old
+    }
+
+    /// Removes every property.
+    public mutating func removeAll() {
+        storedKeys.removeAll()
+        storedValues.removeAll()
+        positions = nil
+    }
+
+    /// Inserts or replaces every property of `other`: values from `other` win, keys
+    /// already present keep their position, new keys are appended in `other`'s order.
+    public mutating func merge(_ other: Properties) {
+        for (key, value) in other { updateValue(value, forKey: key) }
+    }
+
+    /// A copy with every property of `other` merged in; see ``merge(_:)``.
+    public func merging(_ other: Properties) -> Properties {
+        var copy = self
+        copy.merge(other)
+        return copy
+    }
+
+    private mutating func rebuildIndex() {
+        var index = [String: Int](minimumCapacity: storedKeys.count)
+        for (position, key) in storedKeys.enumerated() { index[key] = position }
+        positions = index
+    }
+}
+
+extension Properties: Sequence {
+    /// Iterates the properties in insertion order.
+    public struct Iterator: IteratorProtocol {
+        private let properties: Properties
+        private var position = 0
+
+        fileprivate init(_ properties: Properties) { self.properties = properties }
+
+        /// The next key-value pair, or `nil` after the last.
+        public mutating func next() -> Element? {
+            guard position < properties.storedKeys.count else { return nil }
+            defer { position += 1 }
+            return (properties.storedKeys[position], properties.storedValues[position])
+        }
+    }
+
+    /// An iterator over the properties in insertion order.
+    public func makeIterator() -> Iterator { Iterator(self) }
+
+    /// The number of properties (exact).
+    public var underestimatedCount: Int { storedKeys.count }
+}
+
+extension Properties: Hashable {
+    /// Two collections are equal when they hold the same keys in the same order with
+    /// equal values.
+    public static func == (lhs: Properties, rhs: Properties) -> Bool {
+        lhs.storedKeys == rhs.storedKeys && lhs.storedValues == rhs.storedValues
+    }
+
+    /// Hashes keys and values in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storedKeys)
+        hasher.combine(storedValues)
+    }
+}
+
+extension Properties: ExpressibleByDictionaryLiteral {
+    /// Creates a collection from a literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, PropertyValue)...) {
+        self.init(elements)
+    }
+}
+
+extension Properties: CustomStringConvertible {
+    /// A one-line rendering for logs: `[key: value, …]` in order.
+    public var description: String {
+        if isEmpty { return "[:]" }
+        return "[" + map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+}

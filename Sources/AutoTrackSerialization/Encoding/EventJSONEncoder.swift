@@ -1,0 +1,182 @@
+public import AutoTrackEvents
+
+/// Encodes events to JSON by hand: deterministic, complete and fast.
+///
+/// **Key order.** An event's keys are always written in this order, so equal events
+/// give equal bytes:
+///
+/// 1. `event` — the name
+/// 2. `time` — epoch milliseconds, an exact integer
+/// 3. `properties` — in the event's insertion order
+/// 4. `type` — `"track"`
+/// 5. `distinct_id`, then `anonymous_id` and `login_id` when present
+/// 6. `lib` — `$lib`, `$lib_version`, `$lib_method`, then `$app_version` when present
+/// 7. `_track_id` — the event id, an exact integer
+///
+/// The first three match the samples printed by autotrack tutorials; the rest follow
+/// the collector's record.
+///
+/// **Values.** Strings are fully escaped (see the writer's rules: quote, backslash and
+/// every control character); integers are exact; doubles use the shortest text that
+/// reads back to the same value; date properties are `"yyyy-MM-dd HH:mm:ss.SSS"` in
+/// the time zone ``dateOffsetSeconds`` east of UTC (UTC by default); `time` is epoch
+/// milliseconds.
+///
+/// **Layouts.** ``Layout/compact`` has no whitespace; ``Layout/pretty`` indents by two
+/// spaces and separates keys with `" : "`, the layout of the tutorials' printed events.
+public struct EventJSONEncoder: Sendable {
+    /// Whitespace style.
+    public enum Layout: Sendable, Hashable {
+        /// No whitespace: the wire and storage form.
+        case compact
+        /// Two-space indentation and `" : "` separators, for people to read.
+        case pretty
+    }
+
+    /// The whitespace style.
+    public var layout: Layout
+    /// The time zone of date-typed properties, in seconds east of UTC.
+    public var dateOffsetSeconds: Int
+
+    /// Creates an encoder.
+    public init(layout: Layout = .compact, dateOffsetSeconds: Int = 0) {
+        self.layout = layout
+        self.dateOffsetSeconds = dateOffsetSeconds
+    }
+
+    /// The JSON text of one event, as UTF-8 bytes.
+    public func encode(_ event: Event) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 512 + event.properties.count * 48)
+        write(event, into: &writer, indent: 0)
+        return writer.bytes
+    }
+
+    /// The JSON text of one event.
+    public func encodeToString(_ event: Event) -> String {
+        String(decoding: encode(event), as: UTF8.self)
+    }
+
+    /// The JSON text of a property collection alone, as an object.
+    public func encode(_ properties: Properties) -> [UInt8] {
+        var writer = JSONWriter()
+        write(properties, into: &writer, indent: 0)
+        return writer.bytes
+    }
+
+    // MARK: Writing
+
+    func write(_ event: Event, into writer: inout JSONWriter, indent: Int) {
+        let inner = indent + 1
+        writer.write(0x7B) // {
+        key("event", first: true, into: &writer, indent: inner)
+        writer.writeString(event.name.rawValue)
+        key("time", into: &writer, indent: inner)
+        writer.writeInteger(event.time.millisecondsSince1970)
+        key("properties", into: &writer, indent: inner)
+        write(event.properties, into: &writer, indent: inner)
+        key("type", into: &writer, indent: inner)
+        writer.writeString(event.type.rawValue)
+        key("distinct_id", into: &writer, indent: inner)
+        writer.writeString(event.identity.distinctID)
+        if let anonymous = event.identity.anonymousID {
+            key("anonymous_id", into: &writer, indent: inner)
+            writer.writeString(anonymous)
+        }
+        if let login = event.identity.loginID {
+            key("login_id", into: &writer, indent: inner)
+            writer.writeString(login)
+        }
+        key("lib", into: &writer, indent: inner)
+        write(event.library, into: &writer, indent: inner)
+        key("_track_id", into: &writer, indent: inner)
+        writer.writeInteger(event.id.rawValue)
+        close(0x7D, into: &writer, indent: indent)
+    }
+
+    private func write(_ library: LibraryInfo, into writer: inout JSONWriter, indent: Int) {
+        let inner = indent + 1
+        writer.write(0x7B)
+        key("$lib", first: true, into: &writer, indent: inner)
+        writer.writeString(library.name)
+        key("$lib_version", into: &writer, indent: inner)
+        writer.writeString(library.version)
+        key("$lib_method", into: &writer, indent: inner)
+        writer.writeString(library.method.rawValue)
+        if let appVersion = library.appVersion {
+            key("$app_version", into: &writer, indent: inner)
+            writer.writeString(appVersion)
+        }
+        close(0x7D, into: &writer, indent: indent)
+    }
+
+    func write(_ properties: Properties, into writer: inout JSONWriter, indent: Int) {
+        writer.write(0x7B)
+        if properties.isEmpty {
+            writer.write(0x7D)
+            return
+        }
+        let inner = indent + 1
+        var first = true
+        for (name, value) in properties {
+            separate(first: first, into: &writer, indent: inner)
+            first = false
+            writer.writeString(name)
+            colon(into: &writer)
+            write(value, into: &writer, indent: inner)
+        }
+        close(0x7D, into: &writer, indent: indent)
+    }
+
+    private func write(_ value: PropertyValue, into writer: inout JSONWriter, indent: Int) {
+        switch value {
+        case .string(let text): writer.writeString(text)
+        case .integer(let number): writer.writeInteger(number)
+        case .number(let number): writer.writeDouble(number)
+        case .bool(let flag): flag ? writer.writeRaw("true") : writer.writeRaw("false")
+        case .date(let time): writer.writeDate(time, offsetSeconds: dateOffsetSeconds)
+        case .strings(let list):
+            writer.write(0x5B) // [
+            if list.isEmpty {
+                writer.write(0x5D)
+                return
+            }
+            for (position, element) in list.enumerated() {
+                separate(first: position == 0, into: &writer, indent: indent + 1)
+                writer.writeString(element)
+            }
+            close(0x5D, into: &writer, indent: indent)
+        }
+    }
+
+    // MARK: Layout
+
+    /// Writes the separator before an element: a comma unless first, then the
+    /// newline and indentation of the pretty layout.
+    @inline(__always)
+    func separate(first: Bool, into writer: inout JSONWriter, indent: Int) {
+        if !first { writer.write(0x2C) }
+        if layout == .pretty { writer.writeNewline(indent: indent) }
+    }
+
+    @inline(__always)
+    private func key(_ name: StaticString, first: Bool = false, into writer: inout JSONWriter, indent: Int) {
+        separate(first: first, into: &writer, indent: indent)
+        writer.write(0x22)
+        writer.writeRaw(name)
+        writer.write(0x22)
+        colon(into: &writer)
+    }
+
+    @inline(__always)
+    private func colon(into writer: inout JSONWriter) {
+        if layout == .pretty { writer.writeRaw(" : ") } else { writer.write(0x3A) }
+    }
+
+    /// Writes the closing bracket of a non-empty container on its own line (pretty)
+    /// or directly (compact).
+    @inline(__always)
+    func close(_ bracket: UInt8, into writer: inout JSONWriter, indent: Int) {
+        if layout == .pretty { writer.writeNewline(indent: indent) }
+        writer.write(bracket)
+    }
+}
