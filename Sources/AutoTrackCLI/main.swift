@@ -1,1 +1,15 @@
-print("autotrack")
+// The `autotrack` command: help, version and benchmarks (more subcommands join as the
+// SDK grows). Arguments are parsed by hand; see `CommandLine/Invocation.swift`.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    let invocation = try Invocation(parsing: arguments)
+    exit(try invocation.run())
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("autotrack: \(error.message)\nRun 'autotrack help' for usage.\n".utf8))
+    exit(64) // EX_USAGE
+} catch {
+    FileHandle.standardError.write(Data("autotrack: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,92 @@
+import AutoTrackEvents
+import Foundation
+
+/// A mistake in the command line, reported with usage advice and exit status 64.
+struct UsageError: Error {
+    let message: String
+}
+
+/// One parsed command line.
+enum Invocation {
+    case help
+    case version
+    case bench(group: BenchmarkGroup, jsonOutput: String?)
+
+    /// The subcommands, for `help`.
+    static let usage = """
+        autotrack — the AutoTrack analytics SDK core and conformance kit
+
+        Usage:
+          autotrack help                          Show this help.
+          autotrack version                       Print the library version.
+          autotrack bench <group> [--json FILE]   Run a benchmark group (use a release build:
+                                                  swift run -c release autotrack bench <group>).
+
+        Benchmark groups:
+        \(BenchmarkGroup.allCases.map { "  \($0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+        """
+
+    init(parsing arguments: [String]) throws(UsageError) {
+        guard let command = arguments.first else {
+            self = .help
+            return
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "help", "--help", "-h":
+            self = .help
+        case "version", "--version":
+            guard rest.isEmpty else { throw UsageError(message: "'version' takes no arguments") }
+            self = .version
+        case "bench":
+            self = try Self.parseBench(rest)
+        default:
+            throw UsageError(message: "unknown command '\(command)'")
+        }
+    }
+
+    private static func parseBench(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var group: BenchmarkGroup?
+        var jsonOutput: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--json":
+                guard index + 1 < arguments.count else { throw UsageError(message: "'--json' needs a file path") }
+                jsonOutput = arguments[index + 1]
+                index += 2
+            case let option where option.hasPrefix("-"):
+                throw UsageError(message: "unknown option '\(option)' for 'bench'")
+            default:
+                guard group == nil else { throw UsageError(message: "'bench' takes one group; got '\(argument)' too") }
+                guard let parsed = BenchmarkGroup(rawValue: argument) else {
+                    let known = BenchmarkGroup.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError(message: "unknown benchmark group '\(argument)' (known: \(known))")
+                }
+                group = parsed
+                index += 1
+            }
+        }
+        guard let group else { throw UsageError(message: "'bench' needs a group") }
+        return .bench(group: group, jsonOutput: jsonOutput)
+    }
+
+    /// Runs the command and returns the process exit status.
+    func run() throws -> Int32 {
+        switch self {
+        case .help:
+            print(Self.usage)
+        case .version:
+            print("AutoTrack \(AutoTrackVersion.current)")
+        case .bench(let group, let jsonOutput):
+            let report = group.run()
+            print(report.table())
+            if let jsonOutput {
+                try report.jsonData().write(to: URL(fileURLWithPath: jsonOutput))
+                print("\nWrote \(jsonOutput)")
+            }
+        }
+        return 0
+    }
+}
