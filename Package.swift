@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "AutoTrackEvents", targets: ["AutoTrackEvents"]),
         .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
+        .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
     targets: [
@@ -32,14 +33,23 @@ let package = Package(
             dependencies: ["AutoTrackEvents", "CZlib"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "AutoTrackRuntime",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "AutoTrackCLI",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization"],
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackEventsTests",
             dependencies: ["AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackRuntimeTests",
+            dependencies: ["AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,10 +1,10 @@
 // The `autotrack` command: help, version and benchmarks (more subcommands join as the
-// SDK grows). Arguments are parsed by hand; see `CommandLine/Invocation.swift`.
+// SDK grows). Arguments are parsed by hand; see `CommandLine/CommandLineInvocation.swift`.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    let invocation = try Invocation(parsing: arguments)
+    let invocation = try CommandLineInvocation(parsing: arguments)
     exit(try invocation.run())
 } catch let error as UsageError {
     FileHandle.standardError.write(Data("autotrack: \(error.message)\nRun 'autotrack help' for usage.\n".utf8))

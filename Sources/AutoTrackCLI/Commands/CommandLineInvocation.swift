@@ -7,7 +7,7 @@ struct UsageError: Error {
 }
 
 /// One parsed command line.
-enum Invocation {
+enum CommandLineInvocation {
     case help
     case version
     case bench(group: BenchmarkGroup, jsonOutput: String?)
@@ -45,7 +45,7 @@ enum Invocation {
         }
     }
 
-    private static func parseBench(_ arguments: [String]) throws(UsageError) -> Invocation {
+    private static func parseBench(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
         var group: BenchmarkGroup?
         var jsonOutput: String?
         var index = 0

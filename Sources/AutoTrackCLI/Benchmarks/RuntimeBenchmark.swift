@@ -1,0 +1,97 @@
+import AutoTrackRuntime
+import Foundation
+
+/// `bench runtime`: the cost of a message send in each dispatch situation a hook
+/// creates, against a direct Swift closure call.
+struct RuntimeBenchmark {
+    static let callsPerRun = 200_000
+
+    func run() -> BenchmarkReport {
+        do {
+            return try measure()
+        } catch {
+            return BenchmarkReport(group: "runtime", context: ["setup failed: \(error)"], sections: [])
+        }
+    }
+
+    private func measure() throws -> BenchmarkReport {
+        let runtime = Runtime()
+        let run: Selector = "run"
+        let body = Implementation("-[Target run]") { _ in .int(1) }
+        let target = try runtime.defineClass("Target", methods: [(run, "q@:", body), ("other", "q@:", Implementation("other") { _ in .int(1) })])
+        let plain = try runtime.allocate(target)
+
+        // Exchanged: `run` of this class now runs what was `other`, and vice versa.
+        let exchangedClass = try runtime.defineClass("Exchanged", methods: [
+            (run, "q@:", Implementation("a") { _ in .int(1) }), ("other", "q@:", Implementation("b") { _ in .int(1) }),
+        ])
+        runtime.exchangeImplementations(
+            runtime.method(run, in: exchangedClass)!, runtime.method("other", in: exchangedClass)!)
+        let exchanged = try runtime.allocate(exchangedClass)
+
+        // Dynamic subclass: the object is isa-swizzled to a generated subclass.
+        let subclassed = try runtime.allocate(target)
+        let generated = try runtime.allocateClassPair(superclass: target, name: "autotrack.Target")
+        runtime.addMethod(to: generated, Selectors.class, Implementation("class") { _ in .object(target) }, types: "#@:")
+        try runtime.registerClassPair(generated)
+        runtime.setClass(of: subclassed, to: generated)
+
+        // Forwarding target and invocation forwarding to `plain`.
+        let fastForwarder = try runtime.allocate(try runtime.defineClass("FastForwarder", methods: [
+            (Selectors.forwardingTarget, "@@::", Implementation("fwd") { _ in .object(plain) }),
+        ]))
+        let slowForwarder = try runtime.allocate(try runtime.defineClass("SlowForwarder", superclass: runtime.proxyRootClass, methods: [
+            (Selectors.methodSignature, "@@::", Implementation("sig") { _ in .value(MethodSignature(typeEncoding: "q@:")) }),
+            (Selectors.forwardInvocation, "v@:@", Implementation("inv") { message throws(RuntimeError) in
+                let invocation: Invocation = try message.value(at: 0)
+                try invocation.invoke(target: plain)
+                return .void
+            }),
+        ]))
+
+        let direct: @Sendable () -> Int = { 1 }
+        let opaqueDirect = Opaque(direct)
+        let calls = Self.callsPerRun
+        func sending(_ receiver: RuntimeObject, calls: Int) -> () -> Int {
+            {
+                var total = 0
+                for _ in 0..<calls {
+                    if case .int(let value) = (try? runtime.send(receiver, run)) ?? .void { total &+= value }
+                }
+                return total
+            }
+        }
+        let harness = BenchmarkHarness()
+        let results = harness.measure([
+            .init(name: "direct Swift closure call", operationsPerRun: calls, bytesPerRun: 0) {
+                var total = 0
+                let closure = opaqueDirect.closure
+                for _ in 0..<calls { total &+= closure() }
+                return total
+            },
+            .init(name: "send, cached, no arguments", operationsPerRun: calls, bytesPerRun: 0, body: sending(plain, calls: calls)),
+            .init(name: "send through an exchanged method", operationsPerRun: calls, bytesPerRun: 0, body: sending(exchanged, calls: calls)),
+            .init(name: "send through a dynamic subclass", operationsPerRun: calls, bytesPerRun: 0, body: sending(subclassed, calls: calls)),
+            .init(name: "send via forwardingTargetForSelector:", operationsPerRun: calls / 10, bytesPerRun: 0,
+                  body: sending(fastForwarder, calls: calls / 10)),
+            .init(name: "send via forwardInvocation:", operationsPerRun: calls / 20, bytesPerRun: 0,
+                  body: sending(slowForwarder, calls: calls / 20)),
+        ])
+        let plainSend = results[1].nanosecondsPerOperation
+        let context = [
+            "\(calls) calls per round for direct and cached sends; median of \(harness.rounds) interleaved rounds",
+            String(format: "exchanged / plain send: %.2f×; dynamic subclass / plain send: %.2f× (goal ≤ 1.2×)",
+                   results[2].nanosecondsPerOperation / plainSend, results[3].nanosecondsPerOperation / plainSend),
+            String(format: "cached send / direct closure: %.1f× (goal ≤ 10×)", plainSend / results[0].nanosecondsPerOperation),
+        ]
+        return BenchmarkReport(group: "runtime", context: context, sections: [
+            .init(title: "One message", unit: "call", results: results, baseline: "direct Swift closure call", showThroughput: false),
+        ])
+    }
+}
+
+/// Hides a closure from the optimiser so the direct call is a real indirect call.
+final class Opaque: Sendable {
+    let closure: @Sendable () -> Int
+    @inline(never) init(_ closure: @escaping @Sendable () -> Int) { self.closure = closure }
+}

@@ -1,0 +1,83 @@
+/// One message being handled: who received it, under which selector, with which
+/// arguments, in which runtime. An implementation receives this.
+public struct Message: Sendable {
+    /// The receiver (`self`). Like `self` in an Objective-C method under ARC, it is not
+    /// retained for the call: the sender keeps it alive while the message is handled.
+    /// Capture it, not the message, to keep it longer.
+    public unowned(unsafe) let receiver: RuntimeObject
+    /// The selector the message was sent with (`_cmd`). After an exchange this is
+    /// the selector the caller used, not the name the implementation was written for.
+    public let selector: Selector
+    /// The arguments.
+    public let arguments: MessageArguments
+    /// The runtime dispatching the message, for further sends and `super` calls.
+    /// Unowned without reference counting: a message exists only while its runtime
+    /// dispatches it.
+    public unowned(unsafe) let runtime: Runtime
+
+    /// Creates a message.
+    public init(receiver: RuntimeObject, selector: Selector, arguments: MessageArguments, runtime: Runtime) {
+        self.receiver = receiver
+        self.selector = selector
+        self.arguments = arguments
+        self.runtime = runtime
+    }
+
+    /// The argument at `index` as an object (possibly `nil`), or a typed error.
+    public func object(at index: Int) throws(RuntimeError) -> RuntimeObject? {
+        try RuntimeObject?.fromRuntimeValue(try argument(at: index), selector: selector)
+    }
+
+    /// The argument at `index` as a selector, or a typed error.
+    public func selector(at index: Int) throws(RuntimeError) -> Selector {
+        try Selector.fromRuntimeValue(try argument(at: index), selector: selector)
+    }
+
+    /// The argument at `index` as a boolean, or a typed error.
+    public func bool(at index: Int) throws(RuntimeError) -> Bool {
+        try Bool.fromRuntimeValue(try argument(at: index), selector: selector)
+    }
+
+    /// The argument at `index` as a Swift value of type `T`, or a typed error.
+    public func value<T: Sendable>(at index: Int, as type: T.Type = T.self) throws(RuntimeError) -> T {
+        let value = try argument(at: index)
+        guard case .value(let wrapped) = value, let typed = wrapped as? T else {
+            throw .typeMismatch(selector: selector, expected: "\(T.self)", found: value.kind)
+        }
+        return typed
+    }
+
+    /// The argument at `index`, or a typed error when there are fewer arguments.
+    public func argument(at index: Int) throws(RuntimeError) -> RuntimeValue {
+        guard index < arguments.count else {
+            throw .argumentCountMismatch(selector: selector, expected: index + 1, found: arguments.count)
+        }
+        return arguments[index]
+    }
+}
+
+/// A method body (`IMP`): the code that runs when a message is dispatched to a method.
+///
+/// Implementations are values that can be moved between methods — that is what method
+/// exchange and `method_setImplementation` do. An implementation that calls `super`
+/// captures its defining class and uses ``Runtime/sendSuper(_:from:_:_:)``, exactly as
+/// compiled Objective-C does, so `super` keeps meaning "above the class where this code
+/// was written" wherever the implementation is moved.
+public final class Implementation: Sendable, CustomStringConvertible {
+    /// The closure type of a method body.
+    public typealias Body = @Sendable (Message) throws(RuntimeError) -> RuntimeValue
+
+    /// A name for diagnostics, e.g. `-[ViewController viewDidAppear:]`.
+    public let name: String
+    /// The code.
+    public let body: Body
+
+    /// Creates an implementation from a closure that sees the whole message.
+    public init(_ name: String, _ body: @escaping Body) {
+        self.name = name
+        self.body = body
+    }
+
+    /// The name.
+    public var description: String { name }
+}

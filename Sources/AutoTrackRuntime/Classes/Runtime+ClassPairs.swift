@@ -1,0 +1,140 @@
+import Synchronization
+
+extension Runtime {
+    // MARK: Creating classes
+
+    /// Builds a root class and its metaclass: the metaclass's superclass is the root
+    /// class and its `isa` is itself, as in objc4.
+    func makeRootClass(named name: String) -> RuntimeClass {
+        let meta = RuntimeClass(name: name, superclass: nil, isMetaclass: true, runtime: self, isa: nil)
+        meta.setIsa(meta)
+        let root = RuntimeClass(name: name, superclass: nil, isMetaclass: false, runtime: self, isa: meta)
+        meta.setInstanceClass(root)
+        meta.superclassStorage = root
+        root.state = .registered
+        meta.state = .registered
+        withLock { registry in
+            registry.classesByName[name] = root
+            registry.allClasses += [root, meta]
+        }
+        return root
+    }
+
+    /// Creates a new class and metaclass (`objc_allocateClassPair`). Add methods, then
+    /// ``registerClassPair(_:)`` before making instances.
+    /// - Throws: ``RuntimeError/classNameTaken(_:)`` when the name is in use (objc4
+    ///   returns `Nil`).
+    public func allocateClassPair(superclass: RuntimeClass, name: String) throws(RuntimeError) -> RuntimeClass {
+        try withLock { (registry: inout Registry) throws(RuntimeError) -> RuntimeClass in
+            if registry.classesByName[name] != nil { throw .classNameTaken(name) }
+            if superclass.state == .disposed { throw .classDisposed(superclass.name) }
+            let superMeta = superclass.metaclass
+            let rootMeta = superMeta.realClass
+            let meta = RuntimeClass(name: name, superclass: superMeta, isMetaclass: true, runtime: self, isa: rootMeta)
+            let cls = RuntimeClass(name: name, superclass: superclass, isMetaclass: false, runtime: self, isa: meta)
+            meta.setInstanceClass(cls)
+            superclass.subclassList.append(.init(value: cls))
+            superMeta.subclassList.append(.init(value: meta))
+            registry.classesByName[name] = cls
+            registry.allClasses += [cls, meta]
+            return cls
+        }
+    }
+
+    /// Makes an allocated class usable (`objc_registerClassPair`).
+    public func registerClassPair(_ cls: RuntimeClass) throws(RuntimeError) {
+        try withLock { (_: inout Registry) throws(RuntimeError) in
+            switch cls.state {
+            case .allocated:
+                cls.state = .registered
+                cls.metaclass.state = .registered
+            case .registered: throw .classAlreadyRegistered(cls.name)
+            case .disposed: throw .classDisposed(cls.name)
+            }
+        }
+    }
+
+    /// Destroys a class pair (`objc_disposeClassPair`): its name becomes free again.
+    ///
+    /// objc4 crashes later if instances or subclasses survive; this model refuses with
+    /// ``RuntimeError/classInUse(_:reason:)`` instead. The class object itself stays
+    /// allocated until the runtime is released, so stale pointers cannot dangle.
+    public func disposeClassPair(_ cls: RuntimeClass) throws(RuntimeError) {
+        try withLock { (registry: inout Registry) throws(RuntimeError) in
+            guard cls.state != .disposed else { throw .classDisposed(cls.name) }
+            guard !cls.isMetaclass else { throw .classInUse(cls.name, reason: "a metaclass is disposed with its class") }
+            let liveSubclasses = cls.subclassList.filter { $0.value.state != .disposed }
+            if !liveSubclasses.isEmpty {
+                throw .classInUse(cls.name, reason: "subclass \(liveSubclasses[0].value.name) still exists")
+            }
+            let instances = cls.liveInstances.load(ordering: .relaxed)
+            if instances > 0 { throw .classInUse(cls.name, reason: "\(instances) instances still exist") }
+            cls.state = .disposed
+            cls.metaclass.state = .disposed
+            registry.classesByName[cls.name] = nil
+            registry.keyValueObservingClasses = registry.keyValueObservingClasses.filter { $0.value !== cls }
+        }
+    }
+
+    /// Allocates, fills and registers a class in one step.
+    /// - Parameter methods: instance methods as selector, type encoding and body.
+    @discardableResult
+    public func defineClass(
+        _ name: String,
+        superclass: RuntimeClass? = nil,
+        methods: [(Selector, String, Implementation)] = [],
+        classMethods: [(Selector, String, Implementation)] = []
+    ) throws(RuntimeError) -> RuntimeClass {
+        let cls = try allocateClassPair(superclass: superclass ?? rootClass, name: name)
+        for (selector, types, implementation) in methods {
+            addMethod(to: cls, selector, implementation, types: types)
+        }
+        for (selector, types, implementation) in classMethods {
+            addMethod(to: cls.metaclass, selector, implementation, types: types)
+        }
+        try registerClassPair(cls)
+        return cls
+    }
+
+    /// The registered class named `name` (`objc_getClass`).
+    public func lookUpClass(_ name: String) -> RuntimeClass? {
+        withLock { registry in registry.classesByName[name].flatMap { $0.state == .registered ? $0 : nil } }
+    }
+
+    // MARK: Objects
+
+    /// A new instance of `cls` (`class_createInstance`).
+    /// - Throws: when the class is not registered or was disposed of.
+    public func allocate(_ cls: RuntimeClass) throws(RuntimeError) -> RuntimeObject {
+        try checkInstantiable(cls)
+        return RuntimeObject(instanceOf: cls)
+    }
+
+    /// Checks that `cls` may have instances; host subclasses of ``RuntimeObject``
+    /// call this before `init(instanceOf:)`.
+    public func checkInstantiable(_ cls: RuntimeClass) throws(RuntimeError) {
+        try withLock { (_: inout Registry) throws(RuntimeError) in
+            switch cls.state {
+            case .registered: if cls.isMetaclass { throw .classNotRegistered(cls.name) }
+            case .allocated: throw .classNotRegistered(cls.name)
+            case .disposed: throw .classDisposed(cls.name)
+            }
+        }
+    }
+
+    /// Changes the real class of `object` (`object_setClass`, "isa swizzling") and
+    /// returns the previous one. Only this object changes; other instances keep their
+    /// class.
+    @discardableResult
+    public func setClass(of object: RuntimeObject, to cls: RuntimeClass) -> RuntimeClass {
+        withLock { _ in
+            let previous = object.realClass
+            if !object.isClassObject {
+                previous.liveInstances.subtract(1, ordering: .relaxed)
+                cls.liveInstances.add(1, ordering: .relaxed)
+            }
+            object.setIsa(cls)
+            return previous
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// A method (`Method`): a selector, a type encoding and the implementation currently
+/// installed, belonging to one class's own method list.
+///
+/// As in objc4, a method is an entity of its own: `exchangeImplementations` swaps the
+/// implementations of two method entities, wherever they live. Taking the method found
+/// by an inherited lookup and exchanging it therefore changes the superclass for every
+/// subclass — the classic swizzling pitfall this model reproduces faithfully.
+public final class RuntimeMethod: @unchecked Sendable, CustomStringConvertible {
+    // Safe: `implementationStorage` is atomic; every implementation it can point to
+    // is retained by the owning runtime for the runtime's whole life, so a reader that
+    // loaded an unretained pointer never sees it freed.
+
+    /// The method's selector.
+    public let selector: Selector
+    /// The Objective-C type encoding, e.g. `v@:@@` for `-(void)a:(id)x b:(id)y`.
+    public let typeEncoding: String
+    /// The class whose own method list holds this method.
+    public unowned let owner: RuntimeClass
+
+    private let implementationStorage: Atomic<Unmanaged<Implementation>>
+
+    init(selector: Selector, typeEncoding: String, implementation: Implementation, owner: RuntimeClass) {
+        self.selector = selector
+        self.typeEncoding = typeEncoding
+        self.owner = owner
+        implementationStorage = Atomic(Unmanaged.passUnretained(implementation))
+    }
+
+    /// The implementation currently installed (`method_getImplementation`).
+    public var implementation: Implementation {
+        implementationStorage.load(ordering: .acquiring).takeUnretainedValue()
+    }
+
+    /// Installs `implementation` and returns the previous one. The runtime must
+    /// already retain `implementation`.
+    func exchangeImplementation(with implementation: Implementation) -> Implementation {
+        implementationStorage.exchange(Unmanaged.passUnretained(implementation), ordering: .acquiringAndReleasing)
+            .takeUnretainedValue()
+    }
+
+    /// Runs the installed implementation of `method` without reference counting the
+    /// method or the implementation (the runtime keeps both alive).
+    @inline(__always)
+    static func invoke(_ method: Unmanaged<RuntimeMethod>, _ message: Message) throws(RuntimeError) -> RuntimeValue {
+        unowned(unsafe) let method = method.takeUnretainedValue()
+        unowned(unsafe) let implementation = method.implementationStorage.load(ordering: .acquiring).takeUnretainedValue()
+        return try implementation.body(message)
+    }
+
+    /// `-[Class selector]` with the implementation's name.
+    public var description: String { "\(owner.name) \(selector) → \(implementation.name)" }
+}

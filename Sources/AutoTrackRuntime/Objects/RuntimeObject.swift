@@ -1,0 +1,85 @@
+import Synchronization
+
+/// An object (`id`): an `isa` pointer to its real class, plus associated objects.
+///
+/// Host frameworks subclass `RuntimeObject` to give their objects Swift-side storage
+/// (a view's frame, a control's targets) while the runtime class decides which
+/// methods run. The `isa` can change at run time (``Runtime/setClass(of:to:)``), which
+/// is how dynamic-subclass hooks and key-value observation work.
+open class RuntimeObject: @unchecked Sendable {
+    // Safe: `isaStorage` is atomic; associations are behind a mutex; the runtime
+    // reference is immutable. Subclasses that add storage document their own rules.
+
+    let isaStorage: Atomic<Unmanaged<RuntimeClass>?>
+    let associationStorage = Mutex<[AssociationKey: Association]>([:])
+    /// Instances keep their runtime alive; classes are owned by it.
+    private let owningRuntime: Runtime?
+
+    /// Creates an instance of `cls`, which must be registered; use
+    /// ``Runtime/allocate(_:)`` for a checked creation.
+    public init(instanceOf cls: RuntimeClass) {
+        isaStorage = Atomic(Unmanaged.passUnretained(cls))
+        owningRuntime = cls.runtime
+        cls.liveInstances.add(1, ordering: .relaxed)
+    }
+
+    init(classObjectWithIsa isa: RuntimeClass?) {
+        isaStorage = Atomic(isa.map { Unmanaged.passUnretained($0) })
+        owningRuntime = nil
+    }
+
+    deinit {
+        if owningRuntime != nil { realClass.liveInstances.subtract(1, ordering: .relaxed) }
+    }
+
+    /// The real class (`object_getClass`): where method lookup starts. May differ from
+    /// the class the object reports through the `class` message.
+    public var realClass: RuntimeClass {
+        isaStorage.load(ordering: .acquiring)!.takeUnretainedValue()
+    }
+
+    func setIsa(_ cls: RuntimeClass) {
+        isaStorage.store(Unmanaged.passUnretained(cls), ordering: .releasing)
+    }
+
+    /// Whether this object is a class.
+    public var isClassObject: Bool { owningRuntime == nil }
+}
+
+/// The key of an associated object (the `const void *key` of
+/// `objc_setAssociatedObject`).
+public struct AssociationKey: Hashable, Sendable {
+    /// A name unique to the owner of the association, e.g. `autotrack.delegateProxy`.
+    public let name: String
+
+    /// Creates a key.
+    public init(_ name: String) { self.name = name }
+}
+
+/// How an associated object is held.
+public enum AssociationPolicy: Sendable {
+    /// Strongly: the value lives at least as long as the object
+    /// (`OBJC_ASSOCIATION_RETAIN_NONATOMIC`).
+    case retain
+    /// Without retaining (`OBJC_ASSOCIATION_ASSIGN`). Where objc4 would leave a
+    /// dangling pointer once the value is freed, this model reads `nil`.
+    case assign
+}
+
+enum Association {
+    case strong(any AnyObject & Sendable)
+    case weak(WeakBox)
+
+    final class WeakBox: @unchecked Sendable {
+        // Safe: the weak reference is written once, in `init`.
+        weak var value: (any AnyObject & Sendable)?
+        init(_ value: any AnyObject & Sendable) { self.value = value }
+    }
+
+    var value: (any AnyObject & Sendable)? {
+        switch self {
+        case .strong(let value): value
+        case .weak(let box): box.value
+        }
+    }
+}

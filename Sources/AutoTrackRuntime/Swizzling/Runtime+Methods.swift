@@ -1,0 +1,155 @@
+import Synchronization
+
+extension Runtime {
+    // MARK: Reading methods
+
+    /// The method `cls` or an ancestor implements for `selector` (`class_getInstanceMethod`
+    /// for a class, `class_getClassMethod` for a metaclass): the first along the
+    /// superclass chain.
+    public func method(_ selector: Selector, in cls: RuntimeClass) -> RuntimeMethod? {
+        withLock { _ in Self.findMethod(selector, from: cls) }
+    }
+
+    /// The class method of `cls` for `selector` (`class_getClassMethod`).
+    public func classMethod(_ selector: Selector, in cls: RuntimeClass) -> RuntimeMethod? {
+        method(selector, in: cls.metaclass)
+    }
+
+    /// The methods `cls` defines itself, in the order they were added
+    /// (`class_copyMethodList`; inherited methods are not listed).
+    public func ownMethods(of cls: RuntimeClass) -> [RuntimeMethod] {
+        withLock { _ in cls.ownMethodOrder.compactMap { cls.ownMethods[$0] } }
+    }
+
+    /// Whether instances of `cls` implement `selector`, by lookup only, without
+    /// forwarding (`class_respondsToSelector`).
+    public func instancesRespond(of cls: RuntimeClass, to selector: Selector) -> Bool {
+        if case .found = lookUp(selector, startingAt: cls) { return true }
+        return false
+    }
+
+    /// The implementation a message would run for instances of `cls`
+    /// (`class_getMethodImplementation`), or `nil` when it would be forwarded.
+    public func implementation(of selector: Selector, in cls: RuntimeClass) -> Implementation? {
+        if case .found(let method) = lookUp(selector, startingAt: cls) {
+            return method.takeUnretainedValue().implementation
+        }
+        return nil
+    }
+
+    static func findMethod(_ selector: Selector, from cls: RuntimeClass) -> RuntimeMethod? {
+        var current: RuntimeClass? = cls
+        while let candidate = current {
+            if let method = candidate.ownMethods[selector] { return method }
+            current = candidate.superclassStorage
+        }
+        return nil
+    }
+
+    // MARK: Changing methods
+
+    /// Adds a method to `cls` itself (`class_addMethod`).
+    ///
+    /// Returns `false`, changing nothing, when `cls` already has its own method for
+    /// `selector`. When only a superclass implements it, the new method overrides it
+    /// for `cls` and its subclasses alone — the superclass and sibling classes are
+    /// untouched. Add to a metaclass for a class method.
+    @discardableResult
+    public func addMethod(
+        to cls: RuntimeClass, _ selector: Selector, _ implementation: Implementation, types: String
+    ) -> Bool {
+        withLock { registry in
+            guard cls.ownMethods[selector] == nil else { return false }
+            registry.implementations[ObjectIdentifier(implementation)] = implementation
+            let method = RuntimeMethod(selector: selector, typeEncoding: types, implementation: implementation, owner: cls)
+            cls.ownMethods[selector] = method
+            cls.ownMethodOrder.append(selector)
+            invalidateCaches(from: cls, registry: &registry)
+            return true
+        }
+    }
+
+    /// Replaces the implementation of `cls`'s own method for `selector`, or adds the
+    /// method when `cls` does not have one itself (`class_replaceMethod`). Returns the
+    /// previous implementation of `cls`'s own method; `nil` when one was added — even
+    /// if a superclass implements the selector.
+    @discardableResult
+    public func replaceMethod(
+        in cls: RuntimeClass, _ selector: Selector, _ implementation: Implementation, types: String
+    ) -> Implementation? {
+        withLock { registry in
+            registry.implementations[ObjectIdentifier(implementation)] = implementation
+            if let existing = cls.ownMethods[selector] {
+                return existing.exchangeImplementation(with: implementation)
+            }
+            let method = RuntimeMethod(selector: selector, typeEncoding: types, implementation: implementation, owner: cls)
+            cls.ownMethods[selector] = method
+            cls.ownMethodOrder.append(selector)
+            invalidateCaches(from: cls, registry: &registry)
+            return nil
+        }
+    }
+
+    /// Swaps the implementations of two methods (`method_exchangeImplementations`),
+    /// which may belong to different classes. Exchanging the same pair again restores
+    /// both. Method caches need no flush: they map selectors to methods, and methods
+    /// read their implementation atomically.
+    public func exchangeImplementations(_ first: RuntimeMethod, _ second: RuntimeMethod) {
+        withLock { _ in
+            guard first !== second else { return }
+            let firstImplementation = first.implementation
+            let secondImplementation = first.exchangeImplementation(with: second.implementation)
+            _ = second.exchangeImplementation(with: firstImplementation)
+            _ = secondImplementation
+        }
+    }
+
+    /// Installs `implementation` in `method` and returns the previous one
+    /// (`method_setImplementation`).
+    @discardableResult
+    public func setImplementation(of method: RuntimeMethod, to implementation: Implementation) -> Implementation {
+        withLock { registry in
+            registry.implementations[ObjectIdentifier(implementation)] = implementation
+            return method.exchangeImplementation(with: implementation)
+        }
+    }
+
+    // MARK: Caches
+
+    /// Empties the caches of `cls` and every class below it, after a method-list
+    /// change. Called with the lock held.
+    func invalidateCaches(from cls: RuntimeClass, registry: inout Registry) {
+        var pending = [cls]
+        while let current = pending.popLast() {
+            let old = current.cacheStorage.exchange(MethodCache.empty.buffer, ordering: .acquiringAndReleasing)
+            if old != MethodCache.empty.buffer { registry.retiredCacheCount += 1 }
+            pending += current.subclassList.map(\.value)
+        }
+    }
+
+    /// Finds what `selector` means for `cls`: from the cache, or by walking the chain
+    /// under the lock and filling the cache.
+    @inline(__always)
+    func lookUp(_ selector: Selector, startingAt cls: RuntimeClass) -> MethodCache.Lookup {
+        let cached = MethodCache(buffer: cls.cacheStorage.load(ordering: .acquiring)).lookup(selector)
+        if case .miss = cached { return lookUpSlowly(selector, startingAt: cls) }
+        return cached
+    }
+
+    @inline(never)
+    func lookUpSlowly(_ selector: Selector, startingAt cls: RuntimeClass) -> MethodCache.Lookup {
+        withLock { registry in
+            let current = MethodCache(buffer: cls.cacheStorage.load(ordering: .acquiring))
+            let cached = current.lookup(selector)
+            if case .miss = cached {} else { return cached }
+            let method = Self.findMethod(selector, from: cls)
+            let filled = current.adding(selector, method)
+            // Every published cache stays referenced by the registry, so readers that
+            // loaded it without retaining can finish with it.
+            registry.publishedCaches.append(filled)
+            cls.cacheStorage.store(filled.buffer, ordering: .releasing)
+            if current != MethodCache.empty { registry.retiredCacheCount += 1 }
+            return method.map { .found(Unmanaged.passUnretained($0)) } ?? .notImplemented
+        }
+    }
+}
