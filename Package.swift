@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "AutoTrackEvents", targets: ["AutoTrackEvents"]),
         .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
+        .library(name: "AutoTrackProperties", targets: ["AutoTrackProperties"]),
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
@@ -34,17 +35,27 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "AutoTrackProperties",
+            dependencies: ["AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "AutoTrackRuntime",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "AutoTrackCLI",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackRuntime"],
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackEventsTests",
             dependencies: ["AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackPropertiesTests",
+            dependencies: ["AutoTrackEvents", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
         .testTarget(

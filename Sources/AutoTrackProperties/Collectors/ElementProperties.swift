@@ -1,0 +1,142 @@
+public import AutoTrackEvents
+
+/// `$element_type`, `$element_content`, `$element_position`, `$element_path` and
+/// `$element_id` of an element.
+public struct ElementProperties: Sendable {
+    /// The path style for `$element_path` and the id.
+    public var pathStyle: ViewPathStyle
+    /// Bounds on path walks.
+    public var pathLimits: PathLimits
+    /// How content is read.
+    public var contentExtractor: ElementContentExtractor
+
+    /// Creates a collector.
+    public init(
+        pathStyle: ViewPathStyle = .slash, pathLimits: PathLimits = .standard,
+        contentExtractor: ElementContentExtractor = ElementContentExtractor()
+    ) {
+        self.pathStyle = pathStyle
+        self.pathLimits = pathLimits
+        self.contentExtractor = contentExtractor
+    }
+
+    /// The element properties, in this order: `$element_type`, `$element_content`
+    /// (omitted when none), `$element_position` (cells only, `section:row`),
+    /// `$element_path`, `$element_id`.
+    public func collect(for element: any ElementNode) -> Properties {
+        collect(for: element, screen: nil)
+    }
+
+    /// The element properties, for an element whose owning screen the caller knows.
+    public func collect(for element: any ElementNode, screen: (any ScreenNode)??) -> Properties {
+        var properties: Properties = ["$element_type": .string(element.typeName)]
+        if let content = contentExtractor.content(of: element) { properties["$element_content"] = .string(content) }
+        if let position = element.listPosition { properties["$element_position"] = .string(position.description) }
+        let identity = ElementIdentity(of: element, style: pathStyle, limits: pathLimits, screen: screen)
+        properties["$element_path"] = .string(identity.path.text)
+        properties["$element_id"] = .string(identity.elementID)
+        return properties
+    }
+}
+
+/// Seed 004's control attributes and alert details.
+public enum ControlAttributes {
+    /// The action a search field sends when editing ends; search text is captured then
+    /// and only then.
+    public static let searchEndEditingAction = "_searchFieldEndEditing"
+
+    /// Attributes of a control, by role:
+    /// - button: `$element_title`, `$element_title_color` (`rgba(r, g, b, a)`, 0–255
+    ///   and alpha), `$element_image_name`, `$element_frame` (`rect(x, y, w, h)`);
+    /// - switch: `$element_switch_state` (`true` when on);
+    /// - search field: `$search_text`, only when `action` is the end-editing action;
+    /// - text and secure fields: nothing, ever;
+    /// - alert action: `$alert_title`, `$alert_message`, `$alert_action_title`,
+    ///   `$alert_action_style`.
+    public static func collect(for element: any ElementNode, action: String? = nil, searchText: String? = nil) -> Properties {
+        var properties = Properties()
+        switch element.role {
+        case .button:
+            if let title = element.ownText { properties["$element_title"] = .string(title) }
+            if let color = element.titleColor { properties["$element_title_color"] = .string(rgba(color)) }
+            if let image = element.imageName { properties["$element_image_name"] = .string(image) }
+            properties["$element_frame"] = .string(rect(element.frame))
+        case .toggle:
+            if let isOn = element.isOn { properties["$element_switch_state"] = .bool(isOn) }
+        case .searchField:
+            if action == searchEndEditingAction, let searchText, !searchText.isEmpty {
+                properties["$search_text"] = .string(searchText)
+            }
+        default:
+            break
+        }
+        if let alert = element.alertContext {
+            if let title = alert.title { properties["$alert_title"] = .string(title) }
+            if let message = alert.message { properties["$alert_message"] = .string(message) }
+            if let actionTitle = alert.actionTitle { properties["$alert_action_title"] = .string(actionTitle) }
+            properties["$alert_action_style"] = .string(alert.actionStyle)
+        }
+        return properties
+    }
+
+    /// `rgba(r, g, b, a)`: channels 0–255 rounded, alpha in 0…1 with at most three
+    /// decimals.
+    public static func rgba(_ color: Color) -> String {
+        func channel(_ value: Double) -> Int { Int((min(max(value, 0), 1) * 255).rounded()) }
+        return "rgba(\(channel(color.red)), \(channel(color.green)), \(channel(color.blue)), \(number(min(max(color.alpha, 0), 1))))"
+    }
+
+    /// `rect(x, y, w, h)` with at most three decimals per number.
+    public static func rect(_ frame: Rect) -> String {
+        "rect(\(number(frame.origin.x)), \(number(frame.origin.y)), \(number(frame.width)), \(number(frame.height)))"
+    }
+
+    /// A number with at most three decimals and no trailing zeros: `16`, `0.5`,
+    /// `33.333`.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let scaled = (value * 1000).rounded()
+        let negative = scaled < 0
+        let magnitude = Int64(Swift.min(abs(scaled), 9.0e15))
+        let whole = magnitude / 1000
+        var fraction = magnitude % 1000
+        var text = (negative && magnitude != 0 ? "-" : "") + String(whole)
+        if fraction != 0 {
+            var digits = 3
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            let fractionText = String(fraction)
+            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        }
+        return text
+    }
+}
+
+/// Everything an `$AppClick` carries about where it happened: preset, screen, element
+/// and control attributes, merged in that order.
+public struct ClickProperties: Sendable {
+    /// The device.
+    public let device: DeviceInfo
+    /// The element collector.
+    public var elements: ElementProperties
+    private let presets: Properties
+
+    /// Creates a collector; the device's preset properties are built once.
+    public init(device: DeviceInfo, elements: ElementProperties = ElementProperties()) {
+        self.device = device
+        self.elements = elements
+        presets = device.presetProperties
+    }
+
+    /// The click's properties.
+    public func collect(for element: any ElementNode, action: String? = nil) -> Properties {
+        var properties = presets
+        let screen = element.owningScreen
+        if let screen { properties.merge(ScreenProperties.collect(for: screen)) }
+        properties.merge(elements.collect(for: element, screen: .some(screen)))
+        properties.merge(ControlAttributes.collect(for: element, action: action))
+        return properties
+    }
+}

@@ -1,0 +1,27 @@
+public import AutoTrackEvents
+
+/// `$screen_name`, `$title`, `$url`, `$referrer` and a screen's own extra properties.
+public enum ScreenProperties {
+    /// The properties of `screen`, in this order: `$screen_name` (the app's type name),
+    /// `$title` (the screen's custom tracking title, else its navigation title, else
+    /// its title; omitted when none), `$url` (from its tracking information),
+    /// `$referrer` (the previous screen's URL, when given), then its extra properties.
+    public static func collect(for screen: any ScreenNode, referrer: String? = nil) -> Properties {
+        var properties: Properties = ["$screen_name": .string(screen.typeName)]
+        if let title = title(of: screen) { properties["$title"] = .string(title) }
+        let tracking = screen.screenTracking
+        if let url = tracking?.url { properties["$url"] = .string(url) }
+        if let referrer { properties["$referrer"] = .string(referrer) }
+        if let extra = tracking?.extraProperties { properties.merge(extra) }
+        return properties
+    }
+
+    /// The title used for `$title`: custom tracking title, else navigation title, else
+    /// title; empty strings count as absent.
+    public static func title(of screen: any ScreenNode) -> String? {
+        for candidate in [screen.screenTracking?.customTitle, screen.navigationTitle, screen.title] {
+            if let candidate, !candidate.isEmpty { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,57 @@
+/// The text an element shows, as `$element_content` (the Sensors tutorial's rule):
+///
+/// - a hidden element, or one with alpha 0, has no content;
+/// - a label's or button's own text is its content (an empty title counts as set);
+/// - a switch's content is `checked` or `unchecked`;
+/// - text fields, secure fields and search fields have none, and their children are
+///   not read either — typed text is never captured;
+/// - anything else joins its children's non-empty content with `-`, recursively.
+///
+/// Bounded: at most ``maximumDepth`` levels below the element are read and the result
+/// is cut to ``maximumLength`` characters, so a huge or cyclic host tree cannot make it
+/// hang or overflow the stack.
+public struct ElementContentExtractor: Sendable {
+    /// Levels below the element that are read; 32 by default.
+    public var maximumDepth: Int
+    /// Characters kept; 1 024 by default (the event rules cut further if needed).
+    public var maximumLength: Int
+
+    /// Creates an extractor.
+    public init(maximumDepth: Int = 32, maximumLength: Int = 1024) {
+        self.maximumDepth = max(0, maximumDepth)
+        self.maximumLength = max(1, maximumLength)
+    }
+
+    /// The content of `element`, or `nil` when it shows none.
+    public func content(of element: any ElementNode) -> String? {
+        var visited = Set<ObjectIdentifier>()
+        guard let text = content(of: element, depth: 0, visited: &visited), !text.isEmpty else { return nil }
+        return text.count > maximumLength ? String(text.prefix(maximumLength)) : text
+    }
+
+    private func content(of element: any ElementNode, depth: Int, visited: inout Set<ObjectIdentifier>) -> String? {
+        guard visited.insert(ObjectIdentifier(element)).inserted else { return nil }
+        if element.isHidden || element.alpha == 0 { return nil }
+        switch element.role {
+        case .textField, .secureTextField, .searchField:
+            return nil
+        case .toggle:
+            if let isOn = element.isOn { return isOn ? "checked" : "unchecked" }
+        case .label, .button:
+            if let text = element.ownText { return text }
+        default:
+            break
+        }
+        guard depth < maximumDepth else { return nil }
+        var parts: [String] = []
+        var length = 0
+        for child in element.childElements {
+            if let part = content(of: child, depth: depth + 1, visited: &visited), !part.isEmpty {
+                parts.append(part)
+                length += part.count + 1
+                if length > maximumLength { break }
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "-")
+    }
+}

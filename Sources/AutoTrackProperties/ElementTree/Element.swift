@@ -1,0 +1,192 @@
+/// A hand-built element for tests and for hosts without their own widget objects:
+/// every read-model property is stored and settable.
+///
+/// ```swift
+/// let cell = Element("MyTableViewCell", role: .tableCell, listPosition: ListPosition(section: 0, index: 5))
+/// cell.addChild(Element("UILabel", role: .label, text: "CELL"))
+/// table.addChild(cell)
+/// ```
+///
+/// Children are held strongly and parents weakly, as views hold their subviews and
+/// superviews: keep the top of a tree (or its ``Screen``) alive while you use it.
+/// Not thread-safe: build and read a tree on one thread (or guard it yourself).
+public final class Element: ElementNode {
+    /// The type name. Constant, like a class: path walks read it for every sibling.
+    public let typeName: String
+    /// Superclass names after the type name, for ignore lists.
+    public var superTypeNames: [String]
+    /// The role.
+    public let role: ElementRole
+    /// The parent; set by ``addChild(_:)``, cleared by ``removeFromParent()`` and when
+    /// the parent is released. Not retained, as a superview is not.
+    public var parent: Element? { parentStorage }
+    // Unowned without reference counting (a weak load costs a side-table round trip
+    // per level of every path walk). Safe because the link is only set while the
+    // parent holds this element in `children`, and the parent clears it in `deinit`.
+    private unowned(unsafe) var parentStorage: Element?
+    /// The children in on-screen order.
+    public private(set) var children: [Element] = []
+    /// Whether hidden.
+    public var isHidden: Bool
+    /// The opacity.
+    public var alpha: Double
+    /// The frame in the parent's coordinates.
+    public var frame: Rect
+    /// The accessibility identifier.
+    public var accessibilityIdentifier: String?
+    /// The element's own text.
+    public var ownText: String?
+    /// A switch's state.
+    public var isOn: Bool?
+    /// A button's title colour.
+    public var titleColor: Color?
+    /// A button's image name.
+    public var imageName: String?
+    /// A cell's list position.
+    public var listPosition: ListPosition?
+    /// Attached action selector names.
+    public var actionNames: [String]
+    /// The screen whose root view this is (held weakly; the screen owns its view).
+    public weak var screen: Screen?
+    /// An alert action's alert.
+    public var alertContext: AlertContext?
+    /// A parent pointer that bypasses the tree, for modelling a custom host whose
+    /// parent links can form a cycle. When set, it is reported as the parent.
+    public weak var parentOverride: Element?
+
+    /// Creates an element.
+    public init(
+        _ typeName: String,
+        role: ElementRole = .view,
+        superTypeNames: [String] = [],
+        frame: Rect = .zero,
+        text: String? = nil,
+        isHidden: Bool = false,
+        alpha: Double = 1,
+        accessibilityIdentifier: String? = nil,
+        isOn: Bool? = nil,
+        titleColor: Color? = nil,
+        imageName: String? = nil,
+        listPosition: ListPosition? = nil,
+        actionNames: [String] = [],
+        alertContext: AlertContext? = nil
+    ) {
+        self.typeName = typeName
+        self.role = role
+        self.superTypeNames = superTypeNames
+        self.frame = frame
+        self.ownText = text
+        self.isHidden = isHidden
+        self.alpha = alpha
+        self.accessibilityIdentifier = accessibilityIdentifier
+        self.isOn = isOn
+        self.titleColor = titleColor
+        self.imageName = imageName
+        self.listPosition = listPosition
+        self.actionNames = actionNames
+        self.alertContext = alertContext
+    }
+
+    /// Appends `child` (removing it from a previous parent) and returns it.
+    @discardableResult
+    public func addChild(_ child: Element) -> Element {
+        insertChild(child, at: children.count)
+    }
+
+    /// Inserts `child` at `index` among the children and returns it.
+    @discardableResult
+    public func insertChild(_ child: Element, at index: Int) -> Element {
+        child.removeFromParent()
+        children.insert(child, at: min(max(index, 0), children.count))
+        child.parentStorage = self
+        return child
+    }
+
+    /// Removes this element from its parent.
+    public func removeFromParent() {
+        guard let parent = parentStorage else { return }
+        parent.children.removeAll { $0 === self }
+        parentStorage = nil
+    }
+
+    deinit {
+        for child in children { child.parentStorage = nil }
+    }
+
+    /// Moves the child at `from` to position `to`.
+    public func moveChild(from: Int, to: Int) {
+        let child = children.remove(at: from)
+        children.insert(child, at: min(max(to, 0), children.count))
+    }
+
+    // MARK: ElementNode
+
+    /// The type name, then ``superTypeNames``.
+    public var typeHierarchy: [String] { [typeName] + superTypeNames }
+    /// The parent (or the override).
+    public var parentElement: (any ElementNode)? { parentOverride ?? parentStorage }
+    /// The children.
+    public var childElements: [any ElementNode] { children }
+    /// The screen, if this is its root view.
+    public var rootViewScreen: (any ScreenNode)? { screen }
+
+    /// Scans the children directly, without building an array of existentials.
+    public func sameTypeIndex(ofChild child: any ElementNode) -> Int? {
+        let name = child.typeName
+        var index = 0
+        for sibling in children where sibling.typeName == name {
+            if sibling === child { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// A hand-built screen for tests and hosts without their own controllers.
+public final class Screen: ScreenNode {
+    /// The type name.
+    public var typeName: String
+    /// Superclass names after the type name.
+    public var superTypeNames: [String]
+    /// The screen's title.
+    public var title: String?
+    /// The navigation title.
+    public var navigationTitle: String?
+    /// The containing screen.
+    public weak var parent: Screen?
+    /// Child screens.
+    public var children: [Screen] = []
+    /// Custom tracking information.
+    public var screenTracking: ScreenTracking?
+    /// The root view, whose `screen` is set to this screen.
+    public let rootView: Element
+
+    /// Creates a screen and its root view (a `UIView` unless given).
+    public init(
+        _ typeName: String, superTypeNames: [String] = [], title: String? = nil, navigationTitle: String? = nil,
+        screenTracking: ScreenTracking? = nil, rootView: Element = Element("UIView")
+    ) {
+        self.typeName = typeName
+        self.superTypeNames = superTypeNames
+        self.title = title
+        self.navigationTitle = navigationTitle
+        self.screenTracking = screenTracking
+        self.rootView = rootView
+        rootView.screen = self
+    }
+
+    /// Adds a child screen.
+    public func addChild(_ child: Screen) {
+        children.append(child)
+        child.parent = self
+    }
+
+    // MARK: ScreenNode
+
+    /// The type name, then ``superTypeNames``.
+    public var typeHierarchy: [String] { [typeName] + superTypeNames }
+    /// The parent screen.
+    public var parentScreen: (any ScreenNode)? { parent }
+    /// The child screens.
+    public var childScreens: [any ScreenNode] { children }
+}

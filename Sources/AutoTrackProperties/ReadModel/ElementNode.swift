@@ -1,0 +1,252 @@
+public import AutoTrackEvents
+
+/// What kind of element a node is, as far as collectors care. Hosts map their widget
+/// classes onto these roles; the type *name* stays the host's own.
+public enum ElementRole: Hashable, Sendable {
+    /// A plain container or any view without special treatment.
+    case view
+    /// A top-level window.
+    case window
+    /// Static text (`UILabel`).
+    case label
+    /// An image (`UIImageView`).
+    case image
+    /// A button (`UIButton`).
+    case button
+    /// An on/off switch (`UISwitch`).
+    case toggle
+    /// A segmented control.
+    case segmentedControl
+    /// A slider.
+    case slider
+    /// A plain text field; its text is never captured.
+    case textField
+    /// A secure (password) text field; its text is never captured.
+    case secureTextField
+    /// A search field; its text is captured only when editing ends.
+    case searchField
+    /// Any other control.
+    case control
+    /// A scrolling container.
+    case scrollView
+    /// A table (`UITableView`).
+    case table
+    /// A collection (`UICollectionView`).
+    case collection
+    /// A table cell.
+    case tableCell
+    /// A collection cell.
+    case collectionCell
+    /// A cell's content view, counted as its cell in slash-style paths.
+    case cellContentView
+    /// A navigation bar: controls on it are identified by action, not position.
+    case navigationBar
+    /// A paging container whose children are identified by page coordinates.
+    case pageContainer
+    /// The view of one alert action.
+    case alertAction
+
+    /// Whether this role is a control that users tap (buttons, switches …).
+    public var isControl: Bool {
+        switch self {
+        case .button, .toggle, .segmentedControl, .slider, .textField, .secureTextField, .searchField, .control: true
+        default: false
+        }
+    }
+
+    /// Whether this role is a list cell.
+    public var isCell: Bool { self == .tableCell || self == .collectionCell }
+}
+
+/// Where a cell sits in its list.
+public struct ListPosition: Hashable, Sendable, CustomStringConvertible {
+    /// The section.
+    public var section: Int
+    /// The row (tables) or item (collections).
+    public var index: Int
+
+    /// Creates a position.
+    public init(section: Int, index: Int) {
+        self.section = section
+        self.index = index
+    }
+
+    /// `section:index`, the form of `$element_position`.
+    public var description: String { "\(section):\(index)" }
+}
+
+/// The alert an alert-action element belongs to.
+public struct AlertContext: Hashable, Sendable {
+    /// The alert controller's type name, e.g. `UIAlertController`.
+    public var controllerType: String
+    /// The alert's title.
+    public var title: String?
+    /// The alert's message.
+    public var message: String?
+    /// The action's title.
+    public var actionTitle: String?
+    /// The action's style: `default`, `cancel` or `destructive`.
+    public var actionStyle: String
+
+    /// Creates an alert context.
+    public init(controllerType: String, title: String?, message: String?, actionTitle: String?, actionStyle: String) {
+        self.controllerType = controllerType
+        self.title = title
+        self.message = message
+        self.actionTitle = actionTitle
+        self.actionStyle = actionStyle
+    }
+}
+
+/// The read model of one on-screen element: what property collectors may read.
+///
+/// A host framework conforms its widgets (or adapters over them); tests and hosts
+/// without widgets use ``Element``. Collectors only read; they never change a node.
+public protocol ElementNode: AnyObject {
+    /// The type name the app sees (`UIButton`, `MyTableViewCell`) — never a
+    /// runtime-generated subclass name.
+    var typeName: String { get }
+    /// The type name followed by its ancestors' names (`MyCell`, `UITableViewCell`,
+    /// `UIView` …), for ignore lists that cover subclasses.
+    var typeHierarchy: [String] { get }
+    /// The element's role.
+    var role: ElementRole { get }
+    /// The parent element, or `nil` at the top.
+    var parentElement: (any ElementNode)? { get }
+    /// The children in on-screen order (back to front).
+    var childElements: [any ElementNode] { get }
+    /// Whether the element is hidden.
+    var isHidden: Bool { get }
+    /// The opacity, 0…1.
+    var alpha: Double { get }
+    /// The frame in the parent's coordinates.
+    var frame: Rect { get }
+    /// The developer-assigned accessibility identifier.
+    var accessibilityIdentifier: String? { get }
+    /// The element's own text: a label's text, a button's current title. `nil` when it
+    /// has none (containers), so content is gathered from its children.
+    var ownText: String? { get }
+    /// For a switch, whether it is on.
+    var isOn: Bool? { get }
+    /// A button's title colour.
+    var titleColor: Color? { get }
+    /// A button's (background) image name.
+    var imageName: String? { get }
+    /// For a cell, its position in its list.
+    var listPosition: ListPosition? { get }
+    /// The selector names of the actions attached to the element.
+    var actionNames: [String] { get }
+    /// The screen whose root view this element is, if it is one (the screen is its
+    /// next responder); path walks in slash style stop there.
+    var rootViewScreen: (any ScreenNode)? { get }
+    /// For an alert action's view, its alert.
+    var alertContext: AlertContext? { get }
+    /// The position of `child` among this element's children that share its type
+    /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
+    /// default, which scans ``childElements``.
+    func sameTypeIndex(ofChild child: any ElementNode) -> Int?
+}
+
+extension ElementNode {
+    /// Just the type name.
+    public var typeHierarchy: [String] { [typeName] }
+    /// No switch state.
+    public var isOn: Bool? { nil }
+    /// No title colour.
+    public var titleColor: Color? { nil }
+    /// No image.
+    public var imageName: String? { nil }
+    /// Not a cell.
+    public var listPosition: ListPosition? { nil }
+    /// No actions.
+    public var actionNames: [String] { [] }
+    /// Not a screen's root view.
+    public var rootViewScreen: (any ScreenNode)? { nil }
+    /// Not an alert action.
+    public var alertContext: AlertContext? { nil }
+    /// No accessibility identifier.
+    public var accessibilityIdentifier: String? { nil }
+    /// No own text.
+    public var ownText: String? { nil }
+    /// Visible.
+    public var isHidden: Bool { false }
+    /// Opaque.
+    public var alpha: Double { 1 }
+    /// A zero frame.
+    public var frame: Rect { .zero }
+
+    /// Scans ``childElements`` for `child` among those of its type name.
+    public func sameTypeIndex(ofChild child: any ElementNode) -> Int? {
+        var index = 0
+        for sibling in childElements where sibling.typeName == child.typeName {
+            if sibling === child { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The screen that shows this element: the nearest ancestor (or self) that is a
+    /// screen's root view. The walk is bounded like path walks.
+    public var owningScreen: (any ScreenNode)? {
+        var node: (any ElementNode)? = self
+        var steps = 0
+        while let current = node, steps < PathLimits.standard.maximumDepth {
+            if let screen = current.rootViewScreen { return screen }
+            node = current.parentElement
+            steps += 1
+        }
+        return nil
+    }
+}
+
+/// The read model of one screen (view controller).
+public protocol ScreenNode: AnyObject {
+    /// The screen's type name as the app declares it (`ViewController`), never a
+    /// runtime-generated subclass name.
+    var typeName: String { get }
+    /// The type name followed by its ancestors' names, for ignore lists that cover
+    /// subclasses.
+    var typeHierarchy: [String] { get }
+    /// The screen's own title.
+    var title: String? { get }
+    /// The title shown in the navigation bar, if different.
+    var navigationTitle: String? { get }
+    /// The containing screen (navigation, tab or page container), if any.
+    var parentScreen: (any ScreenNode)? { get }
+    /// Child screens.
+    var childScreens: [any ScreenNode] { get }
+    /// The screen's own tracking information, if it provides any (seed 004's
+    /// `DAScreenAutoTracker`).
+    var screenTracking: ScreenTracking? { get }
+}
+
+extension ScreenNode {
+    /// Just the type name.
+    public var typeHierarchy: [String] { [typeName] }
+    /// No navigation title.
+    public var navigationTitle: String? { nil }
+    /// No parent screen.
+    public var parentScreen: (any ScreenNode)? { nil }
+    /// No children.
+    public var childScreens: [any ScreenNode] { [] }
+    /// No custom tracking.
+    public var screenTracking: ScreenTracking? { nil }
+}
+
+/// What a screen says about itself for tracking: a title to use instead of its own,
+/// extra properties for its screen views, and its URL.
+public struct ScreenTracking: Hashable, Sendable {
+    /// Replaces `$title`.
+    public var customTitle: String?
+    /// Added to the screen's `$AppViewScreen` events, in order.
+    public var extraProperties: Properties
+    /// The screen's URL (`$url`), used as the next screen's `$referrer`.
+    public var url: String?
+
+    /// Creates tracking information.
+    public init(customTitle: String? = nil, extraProperties: Properties = [:], url: String? = nil) {
+        self.customTitle = customTitle
+        self.extraProperties = extraProperties
+        self.url = url
+    }
+}
