@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
         .library(name: "AutoTrackProperties", targets: ["AutoTrackProperties"]),
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
+        .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
     targets: [
@@ -43,9 +44,14 @@ let package = Package(
             name: "AutoTrackRuntime",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "AutoTrackReferenceUI",
+            dependencies: ["AutoTrackRuntime", "AutoTrackProperties"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "AutoTrackCLI",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime"],
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -61,6 +67,11 @@ let package = Package(
         .testTarget(
             name: "AutoTrackRuntimeTests",
             dependencies: ["AutoTrackRuntime"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackReferenceUITests",
+            dependencies: ["AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(

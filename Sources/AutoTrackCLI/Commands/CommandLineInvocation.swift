@@ -1,4 +1,5 @@
 import AutoTrackEvents
+import AutoTrackProperties
 import Foundation
 
 /// A mistake in the command line, reported with usage advice and exit status 64.
@@ -11,6 +12,7 @@ enum CommandLineInvocation {
     case help
     case version
     case bench(group: BenchmarkGroup, jsonOutput: String?)
+    case snapshot(SnapshotCommand)
 
     /// The subcommands, for `help`.
     static let usage = """
@@ -21,6 +23,9 @@ enum CommandLineInvocation {
           autotrack version                       Print the library version.
           autotrack bench <group> [--json FILE]   Run a benchmark group (use a release build:
                                                   swift run -c release autotrack bench <group>).
+          autotrack snapshot [--screen S] [--style slash|hubble]
+                                                  Print the sample app's screen as an element tree
+                                                  with paths and ids (S: list, collection, settings, pages).
 
         Benchmark groups:
         \(BenchmarkGroup.allCases.map { "  \($0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
@@ -40,6 +45,8 @@ enum CommandLineInvocation {
             self = .version
         case "bench":
             self = try Self.parseBench(rest)
+        case "snapshot":
+            self = try Self.parseSnapshot(rest)
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
@@ -72,6 +79,34 @@ enum CommandLineInvocation {
         return .bench(group: group, jsonOutput: jsonOutput)
     }
 
+    private static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
+        var screen = SnapshotCommand.ScreenChoice.list
+        var style = ViewPathStyle.slash
+        var index = 0
+        while index < arguments.count {
+            let option = arguments[index]
+            guard index + 1 < arguments.count else { throw UsageError(message: "'\(option)' needs a value") }
+            let value = arguments[index + 1]
+            switch option {
+            case "--screen":
+                guard let parsed = SnapshotCommand.ScreenChoice(rawValue: value) else {
+                    let known = SnapshotCommand.ScreenChoice.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError(message: "unknown screen '\(value)' (known: \(known))")
+                }
+                screen = parsed
+            case "--style":
+                guard let parsed = ViewPathStyle(rawValue: value) else {
+                    throw UsageError(message: "unknown path style '\(value)' (known: slash, hubble)")
+                }
+                style = parsed
+            default:
+                throw UsageError(message: "unknown option '\(option)' for 'snapshot'")
+            }
+            index += 2
+        }
+        return .snapshot(SnapshotCommand(screen: screen, style: style))
+    }
+
     /// Runs the command and returns the process exit status.
     func run() throws -> Int32 {
         switch self {
@@ -79,6 +114,8 @@ enum CommandLineInvocation {
             print(Self.usage)
         case .version:
             print("AutoTrack \(AutoTrackVersion.current)")
+        case .snapshot(let command):
+            print(try command.run())
         case .bench(let group, let jsonOutput):
             let report = group.run()
             print(report.table())

@@ -127,3 +127,6 @@ extension RuntimeBlock: RuntimeValueConvertible {
         return block
     }
 }
+
+/// Text travels as a plain Swift value (`NSString` in Objective-C).
+extension String: RuntimeStructValue {}

@@ -1,0 +1,39 @@
+import AutoTrackProperties
+import AutoTrackReferenceUI
+
+/// `autotrack snapshot`: the sample app's current screen as an indented element tree,
+/// each element with its view path and element id.
+struct SnapshotCommand {
+    enum ScreenChoice: String, CaseIterable {
+        case list, collection, settings, pages
+    }
+
+    let screen: ScreenChoice
+    let style: ViewPathStyle
+
+    func run() throws -> String {
+        let app = try SampleApp()
+        try app.launch()
+        let driver = app.host.driver
+        switch screen {
+        case .list: break
+        case .collection: try driver.push(app.collectionScreen, on: app.navigation)
+        case .settings: try driver.push(app.settingsScreen, on: app.navigation)
+        case .pages: try driver.push(app.pagesScreen, on: app.navigation)
+        }
+        guard let visible = app.host.visibleController else { return "no screen is visible" }
+        var lines = ["screen \(visible.typeName) — \(ScreenProperties.title(of: visible) ?? "untitled") (\(style.rawValue) paths)"]
+        var stack: [(ViewObject, Int)] = [(visible.view, 0)]
+        while let (view, depth) = stack.popLast() {
+            let identity = ElementIdentity(of: view, style: style)
+            var label = String(repeating: "  ", count: depth) + view.typeName
+            let isTextEntry = [.textField, .secureTextField, .searchField].contains(view.role)
+            if !isTextEntry, let text = view.ownText, !text.isEmpty { label += " \"\(text)\"" }
+            lines.append(label)
+            lines.append(String(repeating: "  ", count: depth) + "  path \(identity.path.text)")
+            lines.append(String(repeating: "  ", count: depth) + "  id   \(identity.elementID)")
+            for child in view.subviews.reversed() { stack.append((child, depth + 1)) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,151 @@
+public import AutoTrackRuntime
+import AutoTrackProperties
+
+/// Performs user actions the way UIKit delivers them, by element: every action goes
+/// through the same runtime messages UIKit sends, so hooks see what they would see on
+/// a device.
+public struct TouchDriver {
+    unowned let host: ReferenceHost
+
+    private var runtime: Runtime { host.runtime }
+
+    private func makeEvent() throws(RuntimeError) -> RuntimeObject {
+        try host.make(runtime.lookUpClass("UIEvent")!)
+    }
+
+    /// A tap on a control: one touch sequence (one `UIEvent`) sending touch-down, then
+    /// — for a switch after flipping it — value-changed, then touch-up-inside. Each
+    /// registered pair goes through `sendAction:to:forEvent:` with the same event.
+    public func tap(_ control: ControlObject) throws(RuntimeError) {
+        try tap(control, segment: nil)
+    }
+
+    /// A tap on segment `index` of a segmented control: it is selected before
+    /// value-changed is sent.
+    public func select(segment index: Int, of control: ControlObject) throws(RuntimeError) {
+        try tap(control, segment: index)
+    }
+
+    private func tap(_ control: ControlObject, segment: Int?) throws(RuntimeError) {
+        let event = try makeEvent()
+        try send(control, events: .touchDown, event: event)
+        switch control.role {
+        case .toggle:
+            control.switchIsOn.toggle()
+            try send(control, events: .valueChanged, event: event)
+        case .segmentedControl:
+            control.selectedSegmentIndex = segment ?? control.selectedSegmentIndex
+            try send(control, events: .valueChanged, event: event)
+        default:
+            break
+        }
+        try send(control, events: .touchUpInside, event: event)
+    }
+
+    /// Drags a slider to `value`: value-changed events, no tap.
+    public func slide(_ slider: ControlObject, to value: Double) throws(RuntimeError) {
+        let event = try makeEvent()
+        slider.value = value
+        try send(slider, events: .valueChanged, event: event)
+    }
+
+    /// Types into a text field: editing began, changed once per character, ended.
+    public func type(_ text: String, into field: ControlObject) throws(RuntimeError) {
+        try send(field, events: .editingDidBegin, event: try makeEvent())
+        for character in text {
+            field.text = (field.text ?? "") + String(character)
+            try send(field, events: .editingChanged, event: try makeEvent())
+        }
+        try send(field, events: .editingDidEnd, event: try makeEvent())
+    }
+
+    private func send(_ control: ControlObject, events: ControlEvents, event: RuntimeObject) throws(RuntimeError) {
+        try runtime.send(control, "_sendActionsForEvents:withEvent:", MessageArguments(.int(events.rawValue), .object(event)))
+    }
+
+    /// A tap on a view with tap recognizers: each of them recognises.
+    public func tap(gesturesOn view: ViewObject) throws(RuntimeError) {
+        for recognizer in view.gestureRecognizers where recognizer.kind == .tap {
+            try runtime.call(recognizer, "_setState:", GestureState.ended.rawValue)
+            recognizer.state = .possible
+        }
+    }
+
+    /// A long press on a view: began, `changes` times changed, ended.
+    public func longPress(_ view: ViewObject, changes: Int = 2) throws(RuntimeError) {
+        for recognizer in view.gestureRecognizers where recognizer.kind == .longPress {
+            try runtime.call(recognizer, "_setState:", GestureState.began.rawValue)
+            for _ in 0..<changes { try runtime.call(recognizer, "_setState:", GestureState.changed.rawValue) }
+            try runtime.call(recognizer, "_setState:", GestureState.ended.rawValue)
+            recognizer.state = .possible
+        }
+    }
+
+    /// A tap on the row (or item) at `indexPath`.
+    public func select(_ indexPath: IndexPath, in list: ListViewObject) throws(RuntimeError) {
+        try runtime.call(list, "_userSelectItemAtIndexPath:", indexPath)
+    }
+
+    /// Scrolls a list by `distance` points.
+    public func scroll(_ list: ListViewObject, by distance: Double) throws(RuntimeError) {
+        try runtime.call(list, "_scrollBy:", distance)
+    }
+
+    /// Taps the action titled `title` in the presented alert.
+    /// - Throws: ``AutoTrackRuntime/RuntimeError/exception(name:reason:)`` when no alert
+    ///   with such an action is presented.
+    public func tapAlertAction(titled title: String) throws(RuntimeError) {
+        guard let alert = host.visibleController, alert.kind == .alert,
+              let action = alert.alertActions.first(where: { $0.title == title })
+        else { throw .exception(name: "TouchDriver", reason: "no presented alert has an action titled '\(title)'") }
+        try runtime.call(alert, "_dismissAnimated:triggeringAction:", true, action)
+    }
+
+    /// Pushes `controller` on `navigation`.
+    public func push(_ controller: ViewControllerObject, on navigation: ViewControllerObject) throws(RuntimeError) {
+        try runtime.call(navigation, "pushViewController:animated:", controller, true)
+    }
+
+    /// Pops the top of `navigation` (the back button).
+    public func pop(_ navigation: ViewControllerObject) throws(RuntimeError) {
+        _ = try runtime.call(navigation, "popViewControllerAnimated:", true, returning: RuntimeObject?.self)
+    }
+
+    /// Starts a swipe back on `navigation` and abandons it half-way.
+    public func cancelledSwipeBack(_ navigation: ViewControllerObject) throws(RuntimeError) {
+        try host.transitions.cancelledSwipeBack(in: navigation)
+    }
+
+    /// Presents `controller` from `presenting`.
+    public func present(_ controller: ViewControllerObject, from presenting: ViewControllerObject) throws(RuntimeError) {
+        try runtime.call(presenting, "presentViewController:animated:completion:", controller, true, RuntimeBlock?.none)
+    }
+
+    /// Dismisses what `controller` presented (or `controller` itself).
+    public func dismiss(_ controller: ViewControllerObject) throws(RuntimeError) {
+        try runtime.call(controller, "dismissViewControllerAnimated:completion:", true, RuntimeBlock?.none)
+    }
+
+    /// Selects tab `index`.
+    public func selectTab(_ index: Int, in tabs: ViewControllerObject) throws(RuntimeError) {
+        try runtime.call(tabs, "setSelectedIndex:", index)
+    }
+
+    /// Swipes a page container to page `index`.
+    public func swipe(toPage index: Int, in pages: ViewControllerObject) throws(RuntimeError) {
+        try runtime.call(pages, "_scrollToPage:", index)
+    }
+
+    /// Sends the app to the background: notifications only, no appearance callbacks.
+    public func background() {
+        host.isInBackground = true
+        host.post(.didEnterBackground)
+    }
+
+    /// Brings the app back: notifications only — UIKit sends no `viewDidAppear:` here.
+    public func foreground() {
+        host.isInBackground = false
+        host.post(.willEnterForeground)
+        host.post(.didBecomeActive)
+    }
+}

@@ -1,0 +1,295 @@
+import Synchronization
+public import AutoTrackProperties
+public import AutoTrackRuntime
+
+/// Which Swift storage a runtime class's instances get, fixed by its UIKit base class.
+enum StorageKind {
+    case view(ElementRole)
+    case control(ElementRole)
+    case list(ElementRole)
+    case cell(ElementRole)
+    case alertActionView
+    case controller(ControllerKind)
+    case gesture(GestureKind)
+    case application
+    case event
+}
+
+/// An application-level notification.
+public enum ApplicationNotification: String, Sendable, CaseIterable {
+    /// The app went to the background (`UIApplicationDidEnterBackgroundNotification`).
+    case didEnterBackground = "UIApplicationDidEnterBackgroundNotification"
+    /// The app is about to return (`UIApplicationWillEnterForegroundNotification`).
+    case willEnterForeground = "UIApplicationWillEnterForegroundNotification"
+    /// The app became active (`UIApplicationDidBecomeActiveNotification`).
+    case didBecomeActive = "UIApplicationDidBecomeActiveNotification"
+}
+
+/// The reference host: UIKit's behaviour modelled on an ``AutoTrackRuntime/Runtime``.
+///
+/// It registers runtime classes named as in UIKit — `UIApplication`, `UIWindow`,
+/// `UIView`, `UILabel`, `UIControl`, `UIButton`, `UISwitch`, `UITextField`,
+/// `UIGestureRecognizer`s, `UIAlertAction`, `UITableView`, `UIViewController`, the
+/// containers … — whose methods are runtime methods, so hooks can exchange, subclass
+/// and forward them exactly as on iOS. Apps declare their own subclasses with
+/// ``defineClass(_:superclass:methods:)``. The host knows nothing about tracking.
+///
+/// Objects are confined to the thread that drives the host, as UIKit's to the main
+/// thread.
+public final class ReferenceHost: @unchecked Sendable {
+    // Safe by confinement to the UI thread (see above).
+
+    /// The runtime the host's classes live in.
+    public let runtime: Runtime
+    /// The screen size in points (an iPhone 14 by default).
+    public let screenBounds: Rect
+    /// `UIApplication.sharedApplication`.
+    public private(set) var application: ApplicationObject!
+    /// The key window.
+    public private(set) var window: ViewObject!
+    /// The window's root view controller.
+    public internal(set) var rootViewController: ViewControllerObject?
+    /// Whether the app is in the background.
+    public internal(set) var isInBackground = false
+    private var storageKinds: [ObjectIdentifier: StorageKind] = [:]
+    private var observers: [(ApplicationNotification, (ApplicationNotification) -> Void)] = []
+    private static let hostKey = AssociationKey("AutoTrackReferenceUI.host")
+
+    /// Builds a host in `runtime` (a new one by default) with every UIKit class.
+    public init(runtime: Runtime = Runtime(), screenBounds: Rect = Rect(x: 0, y: 0, width: 390, height: 844)) throws(RuntimeError) {
+        self.runtime = runtime
+        self.screenBounds = screenBounds
+        runtime.setAssociatedObject(HostBox(self), for: Self.hostKey, on: runtime.rootClass)
+        try ViewClasses.define(in: self)
+        try ControlClasses.define(in: self)
+        try GestureClasses.define(in: self)
+        try ListClasses.define(in: self)
+        try AlertClasses.define(in: self)
+        try ControllerClasses.define(in: self)
+        let applicationClass = try runtime.defineClass("UIApplication", superclass: runtime.lookUpClass("UIResponder")!, methods: [
+            ("sendAction:to:from:forEvent:", "c@::@@@", ControlClasses.applicationSendAction),
+        ])
+        register(applicationClass, storage: .application)
+        application = try make(applicationClass, as: ApplicationObject.self)
+        window = makeView("UIWindow")
+        window.frame = screenBounds
+        window.applicationForChain = application
+    }
+
+    /// The host whose classes live in `runtime`, for class methods that need it.
+    public static func host(of runtime: Runtime) -> ReferenceHost? {
+        (runtime.associatedObject(for: hostKey, on: runtime.rootClass) as? HostBox)?.host
+    }
+
+    final class HostBox: @unchecked Sendable {
+        // Safe: written once; the host it points to is confined to the UI thread.
+        unowned let host: ReferenceHost
+        init(_ host: ReferenceHost) { self.host = host }
+    }
+
+    /// The transitions that drive appearance callbacks.
+    public var transitions: Transitions { Transitions(host: self) }
+
+    /// The touch driver for user actions.
+    public var driver: TouchDriver { TouchDriver(host: self) }
+
+    // MARK: Classes
+
+    func register(_ cls: RuntimeClass, storage: StorageKind?) {
+        if let storage { storageKinds[ObjectIdentifier(cls)] = storage }
+    }
+
+    private func storageKind(for cls: RuntimeClass) -> StorageKind? {
+        var current: RuntimeClass? = cls
+        while let candidate = current {
+            if let kind = storageKinds[ObjectIdentifier(candidate)] { return kind }
+            current = candidate.superclass
+        }
+        return nil
+    }
+
+    /// Declares an app class, e.g. `ViewController` under `UIViewController` or
+    /// `MyTableViewCell` under `UITableViewCell`.
+    @discardableResult
+    public func defineClass(
+        _ name: String, superclass: String, methods: [(Selector, String, Implementation)] = []
+    ) throws(RuntimeError) -> RuntimeClass {
+        guard let parent = runtime.lookUpClass(superclass) else { throw .classNotFound(superclass) }
+        return try runtime.defineClass(name, superclass: parent, methods: methods)
+    }
+
+    // MARK: Making objects
+
+    /// A new instance of `cls` with the storage its UIKit base class needs.
+    public func make(_ cls: RuntimeClass) throws(RuntimeError) -> RuntimeObject {
+        try runtime.checkInstantiable(cls)
+        switch storageKind(for: cls) {
+        case .view(let role)?: return ViewObject(host: self, class: cls, role: role)
+        case .control(let role)?: return ControlObject(host: self, class: cls, role: role)
+        case .list(let role)?: return ListViewObject(host: self, class: cls, role: role)
+        case .cell(let role)?:
+            let cell = CellObject(host: self, class: cls, role: role)
+            let contentClass = role == .tableCell ? "UITableViewCellContentView" : "UIView"
+            let content = ViewObject(host: self, class: runtime.lookUpClass(contentClass)!, role: .cellContentView)
+            cell.insertSubviewStorage(content, at: 0)
+            cell.contentView = content
+            return cell
+        case .alertActionView?: return AlertActionViewObject(host: self, class: cls, role: .alertAction)
+        case .controller(let kind)?: return ViewControllerObject(host: self, class: cls, kind: kind)
+        case .gesture(let kind)?: return GestureRecognizerObject(host: self, class: cls, kind: kind)
+        case .application?: return ApplicationObject(host: self, class: cls)
+        case .event?: return EventObject(class: cls)
+        case nil: return try runtime.allocate(cls)
+        }
+    }
+
+    /// A new instance of `cls` as the storage type `T`.
+    public func make<T: RuntimeObject>(_ cls: RuntimeClass, as type: T.Type) throws(RuntimeError) -> T {
+        let object = try make(cls)
+        guard let typed = object as? T else {
+            throw .typeMismatch(selector: "alloc", expected: "\(T.self)", found: "\(Swift.type(of: object))")
+        }
+        return typed
+    }
+
+    /// A new instance of the class named `name` as `T`, or `nil` if there is no such
+    /// class or its storage is not `T`.
+    public func make<T: RuntimeObject>(named name: String, as type: T.Type) -> T? {
+        guard let cls = runtime.lookUpClass(name) else { return nil }
+        return try? make(cls, as: T.self)
+    }
+
+    /// A view of the class named `className` (a `UIView` subclass).
+    public func makeView(_ className: String = "UIView", frame: Rect = .zero) -> ViewObject {
+        let view = make(named: className, as: ViewObject.self)!
+        view.frame = frame
+        return view
+    }
+
+    /// A label.
+    public func makeLabel(_ text: String, className: String = "UILabel") -> ViewObject {
+        let label = makeView(className)
+        label.text = text
+        return label
+    }
+
+    /// A control of the class named `className` (`UIButton`, `UISwitch` …).
+    public func makeControl(_ className: String, title: String? = nil, frame: Rect = .zero) -> ControlObject {
+        let control = make(named: className, as: ControlObject.self)!
+        control.title = title
+        control.frame = frame
+        return control
+    }
+
+    /// A list of the class named `className` (`UITableView`, `UICollectionView`).
+    public func makeList(_ className: String, content: ListContent? = nil) -> ListViewObject {
+        let list = make(named: className, as: ListViewObject.self)!
+        list.frame = screenBounds
+        list.content = content
+        return list
+    }
+
+    /// A cell of the class named `className`.
+    public func makeCell(_ className: String) -> CellObject {
+        make(named: className, as: CellObject.self)!
+    }
+
+    /// A view controller of the class named `className`.
+    public func makeController(_ className: String, title: String? = nil) -> ViewControllerObject {
+        let controller = make(named: className, as: ViewControllerObject.self)!
+        controller.title = title
+        return controller
+    }
+
+    /// A gesture recognizer of the class named `className`, created with
+    /// `initWithTarget:action:` (hookable), or with `init` when `target` and `action`
+    /// are both absent (as a storyboard creates them).
+    public func makeGestureRecognizer(_ className: String, target: RuntimeObject?, action: Selector?) throws(RuntimeError) -> GestureRecognizerObject {
+        guard let cls = runtime.lookUpClass(className) else { throw .classNotFound(className) }
+        let allocated = try make(cls, as: GestureRecognizerObject.self)
+        let initialized: RuntimeObject?
+        if target == nil && action == nil {
+            initialized = try runtime.call(allocated, "init", returning: RuntimeObject?.self)
+        } else {
+            initialized = try runtime.call(allocated, "initWithTarget:action:", target, action ?? Selector(""), returning: RuntimeObject?.self)
+        }
+        guard let recognizer = initialized as? GestureRecognizerObject else {
+            throw .typeMismatch(selector: "initWithTarget:action:", expected: "GestureRecognizerObject", found: "\(String(describing: initialized))")
+        }
+        return recognizer
+    }
+
+    /// An alert action through `+[UIAlertAction actionWithTitle:style:handler:]`
+    /// (hookable). `handler` `nil` makes an action without a handler.
+    public func makeAlertAction(
+        title: String?, style: AlertActionStyle = .default, handler: (@Sendable (AlertActionObject) -> Void)?
+    ) throws(RuntimeError) -> AlertActionObject {
+        let block = handler.map { handler in
+            RuntimeBlock { arguments in
+                if let action = arguments.first?.object as? AlertActionObject { handler(action) }
+                return .void
+            }
+        }
+        let cls = runtime.lookUpClass("UIAlertAction")!
+        return try runtime.call(cls, "actionWithTitle:style:handler:", title, style.rawValue, block, returning: AlertActionObject.self)
+    }
+
+    /// An alert through `+[UIAlertController alertControllerWithTitle:message:preferredStyle:]`.
+    public func makeAlert(title: String?, message: String?) throws(RuntimeError) -> ViewControllerObject {
+        let cls = runtime.lookUpClass("UIAlertController")!
+        return try runtime.call(cls, "alertControllerWithTitle:message:preferredStyle:", title, message, 1, returning: ViewControllerObject.self)
+    }
+
+    // MARK: Notifications
+
+    /// Calls `observer` whenever the application posts `name`.
+    public func addObserver(for name: ApplicationNotification, _ observer: @escaping (ApplicationNotification) -> Void) {
+        observers.append((name, observer))
+    }
+
+    func post(_ name: ApplicationNotification) {
+        for (observed, observer) in observers where observed == name { observer(name) }
+    }
+
+    // MARK: Screens
+
+    /// The screen the user sees: the top of the presented chain, then the top of
+    /// navigation stacks, selected tabs and current pages.
+    public var visibleController: ViewControllerObject? {
+        guard var controller = rootViewController else { return nil }
+        var steps = 0
+        while steps < 64 {
+            steps += 1
+            if let presented = controller.presentedController {
+                controller = presented
+                continue
+            }
+            if let shown = controller.appearanceChildren.last, controller.kind != .plain {
+                controller = shown
+                continue
+            }
+            break
+        }
+        return controller
+    }
+}
+
+/// The Swift-side storage of `UIApplication`.
+public final class ApplicationObject: ResponderObject, @unchecked Sendable {
+    // Safe by confinement to the UI thread.
+}
+
+/// The Swift-side storage of a `UIEvent`: one per touch sequence, shared by every
+/// target-action pair it triggers.
+public final class EventObject: RuntimeObject, @unchecked Sendable {
+    // Safe: immutable after creation.
+
+    /// A number identifying the touch sequence, unique in the process.
+    public let sequence: Int
+    private static let counter = Atomic<Int>(0)
+
+    init(class cls: RuntimeClass) {
+        sequence = EventObject.counter.add(1, ordering: .relaxed).newValue
+        super.init(instanceOf: cls)
+    }
+}

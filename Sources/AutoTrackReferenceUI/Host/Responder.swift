@@ -1,0 +1,44 @@
+public import AutoTrackRuntime
+
+/// The Swift-side storage shared by every responder (`UIResponder`): views, view
+/// controllers and the application. The runtime class decides behaviour; this holds
+/// state.
+///
+/// Reference-host objects are confined to the thread that drives the UI, as UIKit's
+/// are to the main thread.
+open class ResponderObject: RuntimeObject, @unchecked Sendable {
+    // Safe by confinement to the UI thread (see above); the runtime parts are atomic.
+
+    /// The host the object lives in.
+    public unowned let host: ReferenceHost
+
+    /// Creates an instance of `cls` in `host`.
+    public init(host: ReferenceHost, class cls: RuntimeClass) {
+        self.host = host
+        super.init(instanceOf: cls)
+    }
+
+    /// The next responder (`nextResponder`): a view's view controller if it is that
+    /// controller's root view, else its superview; a controller's view's superview or
+    /// its parent; the window's next is the application.
+    open var nextResponder: ResponderObject? { nil }
+
+    /// The app-visible class name: the class the object reports through `class`, which
+    /// hides runtime-generated subclasses (KVO, dynamic-subclass hooks).
+    public var reportedClassName: String {
+        ((try? host.runtime.reportedClass(of: self)) ?? nil)?.name ?? realClass.name
+    }
+
+    /// The reported class and its superclasses' names.
+    public var reportedClassHierarchy: [String] {
+        var names: [String] = []
+        var current: RuntimeClass? = ((try? host.runtime.reportedClass(of: self)) ?? nil) ?? realClass
+        var steps = 0
+        while let cls = current, steps < 64 {
+            names.append(cls.name)
+            current = cls.superclass
+            steps += 1
+        }
+        return names
+    }
+}

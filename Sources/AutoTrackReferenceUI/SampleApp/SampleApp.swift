@@ -1,0 +1,237 @@
+import AutoTrackProperties
+public import AutoTrackRuntime
+
+/// The sample app the tests and the demo share, declared in the runtime as an iOS app
+/// would declare it:
+///
+/// - `MyNavigationController` (a `UINavigationController`) holding
+/// - `ViewController`: a table with 3 sections of `MyTableViewCell`s (a label and a
+///   "Buy" button each), a tap-gesture image view with a long press too, and two bar
+///   buttons ("Edit", "Add"); it is its table's delegate;
+/// - `CollectionViewController`: a collection of `MyCollectionViewCell`s;
+/// - `SettingsViewController`: a switch, a segmented control, a text field, a secure
+///   field and a search field;
+/// - `PagesViewController`: a page container with four `PageChildViewController`s;
+/// - an alert with "Cancel" and "OK";
+/// - `MyTableDelegate` and `MySubTableDelegate` (a subclass that calls super), for
+///   delegate scenarios.
+///
+/// Everything the app's own code does is recorded in ``log``.
+public final class SampleApp {
+    /// The host.
+    public let host: ReferenceHost
+    /// The app's own record of its originals.
+    public let log = AppLog()
+    /// The root navigation controller.
+    public private(set) var navigation: ViewControllerObject!
+    /// The list screen (`ViewController`).
+    public private(set) var listScreen: ViewControllerObject!
+    /// Its table.
+    public private(set) var table: ListViewObject!
+    /// Its tap- and long-press-gesture image view.
+    public private(set) var bannerImage: ViewObject!
+    /// The collection screen.
+    public private(set) var collectionScreen: ViewControllerObject!
+    /// Its collection.
+    public private(set) var collection: ListViewObject!
+    /// The settings screen.
+    public private(set) var settingsScreen: ViewControllerObject!
+    /// Settings controls.
+    public private(set) var notificationsSwitch: ControlObject!
+    /// The segmented control.
+    public private(set) var themeSegments: ControlObject!
+    /// The plain text field.
+    public private(set) var nameField: ControlObject!
+    /// The secure field.
+    public private(set) var passwordField: ControlObject!
+    /// The search field (inside a search bar).
+    public private(set) var searchField: ControlObject!
+    /// The page container.
+    public private(set) var pagesScreen: ViewControllerObject!
+
+    /// Builds the app's classes and screens in `host`; call ``launch()`` to show it.
+    public init(host: ReferenceHost) throws(RuntimeError) {
+        self.host = host
+        try defineClasses()
+        try buildScreens()
+    }
+
+    /// Builds the app in a fresh host.
+    public convenience init() throws(RuntimeError) {
+        try self.init(host: try ReferenceHost())
+    }
+
+    /// Makes the navigation controller the window's root: the list screen appears.
+    public func launch() throws(RuntimeError) {
+        try host.transitions.setRoot(navigation)
+    }
+
+    // MARK: Classes
+
+    /// A method that records `entry` then calls super (from `cls`) with its bool.
+    private func appearance(_ selector: Selector, _ cls: RuntimeClass, _ entry: String) -> (Selector, String, Implementation) {
+        let log = self.log
+        return (selector, "v@:c", .procedure("-[\(cls.name) \(selector)]") { (message: Message, animated: Bool) throws(RuntimeError) in
+            log.record(entry)
+            try message.runtime.sendSuper(message.receiver, from: cls, selector, [.bool(animated)])
+        })
+    }
+
+    private func recorder(_ selector: Selector, _ entry: String, types: String = "v@:@") -> (Selector, String, Implementation) {
+        let log = self.log
+        return (selector, types, Implementation("app \(selector)") { _ in
+            log.record(entry)
+            return .void
+        })
+    }
+
+    private func define(_ name: String, superclass: String, methods: (RuntimeClass) -> [(Selector, String, Implementation)]) throws(RuntimeError) {
+        guard let parent = host.runtime.lookUpClass(superclass) else { throw .classNotFound(superclass) }
+        let cls = try host.runtime.allocateClassPair(superclass: parent, name: name)
+        for (selector, types, implementation) in methods(cls) {
+            host.runtime.addMethod(to: cls, selector, implementation, types: types)
+        }
+        try host.runtime.registerClassPair(cls)
+    }
+
+    private func defineClasses() throws(RuntimeError) {
+        let log = self.log
+        try define("MyNavigationController", superclass: "UINavigationController") { _ in [] }
+        for screen in ["ViewController", "CollectionViewController", "SettingsViewController", "PagesViewController", "PageChildViewController"] {
+            let superclass = screen == "PagesViewController" ? "UIPageViewController" : "UIViewController"
+            try define(screen, superclass: superclass) { [unowned self] cls in
+                var methods = [
+                    appearance("viewDidAppear:", cls, "\(screen) viewDidAppear"),
+                    appearance("viewWillAppear:", cls, "\(screen) viewWillAppear"),
+                ]
+                if screen == "ViewController" {
+                    methods += [
+                        (ListSelectors.tableDidSelect, "v@:@@", .procedure("-[ViewController tableView:didSelectRowAtIndexPath:]") {
+                            (_: Message, _: RuntimeObject?, indexPath: IndexPath) in
+                            log.record("select \(indexPath.section):\(indexPath.row)")
+                        }),
+                        recorder("buyTapped:", "buy"), recorder("editTapped:", "edit"), recorder("addTapped:", "add"),
+                        recorder("bannerTapped:", "banner tap"),
+                        (Selector("bannerPressed:"), "v@:@", .procedure("-[ViewController bannerPressed:]") { (_: Message, recognizer: GestureRecognizerObject) in
+                            log.record("banner press \(recognizer.state)")
+                        }),
+                    ]
+                }
+                if screen == "CollectionViewController" {
+                    methods.append((ListSelectors.collectionDidSelect, "v@:@@", .procedure("-[CollectionViewController collectionView:didSelectItemAtIndexPath:]") {
+                        (_: Message, _: RuntimeObject?, indexPath: IndexPath) in
+                        log.record("select item \(indexPath.section):\(indexPath.item)")
+                    }))
+                }
+                if screen == "SettingsViewController" {
+                    methods += [
+                        recorder("switchChanged:", "switch"), recorder("themeChanged:", "theme"),
+                        recorder("nameChanged:", "name"), recorder("passwordChanged:", "password"),
+                    ]
+                }
+                return methods
+            }
+        }
+        try define("MyTableViewCell", superclass: "UITableViewCell") { _ in [] }
+        try define("MyCollectionViewCell", superclass: "UICollectionViewCell") { _ in [] }
+        try define("MyTableDelegate", superclass: "NSObject") { _ in
+            [(ListSelectors.tableDidSelect, "v@:@@", .procedure("-[MyTableDelegate tableView:didSelectRowAtIndexPath:]") {
+                (_: Message, _: RuntimeObject?, indexPath: IndexPath) in
+                log.record("delegate select \(indexPath.section):\(indexPath.row)")
+            })]
+        }
+        try define("MySubTableDelegate", superclass: "MyTableDelegate") { cls in
+            [(ListSelectors.tableDidSelect, "v@:@@", .procedure("-[MySubTableDelegate tableView:didSelectRowAtIndexPath:]") {
+                (message: Message, table: RuntimeObject?, indexPath: IndexPath) throws(RuntimeError) in
+                log.record("subclass select \(indexPath.section):\(indexPath.row)")
+                try message.runtime.sendSuper(message.receiver, from: cls, ListSelectors.tableDidSelect, [.object(table), .value(indexPath)])
+            })]
+        }
+    }
+
+    // MARK: Screens
+
+    private func buildScreens() throws(RuntimeError) {
+        navigation = host.makeController("MyNavigationController")
+        listScreen = host.makeController("ViewController", title: "商品列表")
+        listScreen.navigationTitle = "Products"
+        let list = listScreen!
+        listScreen.rightBarButtonItems = [
+            BarButtonItem(title: "Edit", target: list, action: "editTapped:"),
+            BarButtonItem(title: "Add", target: list, action: "addTapped:"),
+        ]
+        try host.runtime.call(navigation, "addChildViewController:", listScreen)
+
+        let root = listScreen.view
+        bannerImage = host.makeView("UIImageView", frame: Rect(x: 0, y: 88, width: 390, height: 120))
+        bannerImage.imageName = "banner"
+        root.addSubview(bannerImage)
+        bannerImage.addGestureRecognizer(try host.makeGestureRecognizer("UITapGestureRecognizer", target: list, action: "bannerTapped:"))
+        bannerImage.addGestureRecognizer(try host.makeGestureRecognizer("UILongPressGestureRecognizer", target: list, action: "bannerPressed:"))
+
+        let host = self.host
+        table = host.makeList("UITableView", content: ListContent(rowsPerSection: [6, 4, 3], cellClass: { _ in "MyTableViewCell" }) {
+            cell, indexPath in
+            let content: ViewObject = cell.contentView
+            if content.subviews.isEmpty {
+                content.addSubview(host.makeLabel(""))
+                let buy = host.makeControl("UIButton", title: "Buy", frame: Rect(x: 300, y: 8, width: 60, height: 28))
+                try? buy.addTarget(list, action: "buyTapped:", for: .touchUpInside)
+                content.addSubview(buy)
+            }
+            content.subviews[0].text = indexPath.section == 0 ? "CELL" : "Item \(indexPath.section)-\(indexPath.row)"
+        })
+        root.addSubview(table)
+        table.setDelegate(listScreen)
+        table.reloadData()
+
+        collectionScreen = host.makeController("CollectionViewController", title: "Collection")
+        collection = host.makeList("UICollectionView", content: ListContent(rowsPerSection: [8], cellClass: { _ in "MyCollectionViewCell" }) {
+            cell, indexPath in
+            let content: ViewObject = cell.contentView
+            if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
+            content.subviews[0].text = "Tile \(indexPath.item)"
+        })
+        collectionScreen.view.addSubview(collection)
+        collection.setDelegate(collectionScreen)
+        collection.reloadData()
+
+        settingsScreen = host.makeController("SettingsViewController", title: "Settings")
+        let settings = settingsScreen!
+        let settingsRoot = settingsScreen.view
+        notificationsSwitch = host.makeControl("UISwitch", frame: Rect(x: 300, y: 100, width: 51, height: 31))
+        try notificationsSwitch.addTarget(settings, action: "switchChanged:", for: .valueChanged)
+        themeSegments = host.makeControl("UISegmentedControl", frame: Rect(x: 16, y: 150, width: 358, height: 32))
+        themeSegments.segmentTitles = ["Light", "Dark", "Auto"]
+        try themeSegments.addTarget(settings, action: "themeChanged:", for: .valueChanged)
+        nameField = host.makeControl("UITextField", frame: Rect(x: 16, y: 200, width: 358, height: 34))
+        try nameField.addTarget(settings, action: "nameChanged:", for: .editingChanged)
+        passwordField = host.makeControl("UITextField", frame: Rect(x: 16, y: 250, width: 358, height: 34))
+        passwordField.isSecureTextEntry = true
+        try passwordField.addTarget(settings, action: "passwordChanged:", for: .editingChanged)
+        let searchBar = host.makeView("UISearchBar", frame: Rect(x: 0, y: 300, width: 390, height: 56))
+        searchField = host.makeControl("UISearchBarTextField", frame: Rect(x: 8, y: 10, width: 374, height: 36))
+        try searchField.addTarget(searchBar, action: "_searchFieldBeginEditing", for: .editingDidBegin)
+        try searchField.addTarget(searchBar, action: "_searchFieldEndEditing", for: .editingDidEnd)
+        searchBar.addSubview(searchField)
+        for view in [notificationsSwitch!, themeSegments!, nameField!, passwordField!] as [ViewObject] + [searchBar] {
+            settingsRoot.addSubview(view)
+        }
+
+        pagesScreen = host.makeController("PagesViewController", title: "Pages")
+        for index in 0..<4 {
+            let page = host.makeController("PageChildViewController", title: "Page \(index)")
+            try host.runtime.call(pagesScreen, "addChildViewController:", page)
+            page.view.addSubview(host.makeLabel("Page \(index) content"))
+        }
+    }
+
+    /// An alert titled "退群" with "Cancel" and "OK" actions that record their taps.
+    public func makeAlert() throws(RuntimeError) -> ViewControllerObject {
+        let alert = try host.makeAlert(title: "退群", message: "確認退出群聊嗎？")
+        let log = self.log
+        try host.runtime.call(alert, "addAction:", try host.makeAlertAction(title: "Cancel", style: .cancel) { _ in log.record("alert cancel") })
+        try host.runtime.call(alert, "addAction:", try host.makeAlertAction(title: "OK") { _ in log.record("alert ok") })
+        return alert
+    }
+}
