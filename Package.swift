@@ -15,8 +15,10 @@ let package = Package(
         .library(name: "AutoTrackEvents", targets: ["AutoTrackEvents"]),
         .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
         .library(name: "AutoTrackProperties", targets: ["AutoTrackProperties"]),
+        .library(name: "AutoTrackInterception", targets: ["AutoTrackInterception"]),
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
         .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
+        .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
     targets: [
@@ -41,6 +43,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "AutoTrackInterception",
+            dependencies: ["AutoTrackEvents", "AutoTrackProperties"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "AutoTrackRuntime",
             swiftSettings: strictSettings
         ),
@@ -49,14 +56,32 @@ let package = Package(
             dependencies: ["AutoTrackRuntime", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "AutoTrackHooks",
+            dependencies: ["AutoTrackInterception", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "AutoTrackCLI",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI"],
+            dependencies: [
+                "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI",
+                "AutoTrackInterception", "AutoTrackHooks",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackEventsTests",
             dependencies: ["AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackInterceptionTests",
+            dependencies: ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackHooksTests",
+            dependencies: ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackHooks"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -20,8 +20,8 @@ struct ControlTests {
         app.listScreen.view.addSubview(button)
         let targets = try (0..<3).map { _ in try host.runtime.allocate(app.listScreen.realClass) }
         for target in targets { try button.addTarget(target, action: "buyTapped:", for: .touchUpInside) }
-        let controlSends = CallCounter("sendAction:to:forEvent:", in: host.cls("UIControl"), runtime: host.runtime)
-        let applicationSends = CallCounter("sendAction:to:from:forEvent:", in: host.cls("UIApplication"), runtime: host.runtime)
+        let controlSends = CallCounter("sendAction:to:forEvent:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
+        let applicationSends = CallCounter("sendAction:to:from:forEvent:", in: try host.lookUpClass("UIApplication"), runtime: host.runtime)
         try host.driver.tap(button)
         #expect(controlSends.count == 3)
         #expect(applicationSends.count == 3)
@@ -73,8 +73,8 @@ struct ControlTests {
         let button = host.makeControl("UIButton", title: "Closure")
         let ran = AppLog()
         try button.addAction(for: .touchUpInside) { sender in ran.record(sender === button ? "ran" : "wrong sender") }
-        let targetActionSends = CallCounter("sendAction:to:forEvent:", in: host.cls("UIControl"), runtime: host.runtime)
-        let closureSends = CallCounter("sendAction:", in: host.cls("UIControl"), runtime: host.runtime)
+        let targetActionSends = CallCounter("sendAction:to:forEvent:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
+        let closureSends = CallCounter("sendAction:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
         try host.driver.tap(button)
         #expect(ran.all == ["ran"])
         #expect(targetActionSends.count == 0)
@@ -84,7 +84,7 @@ struct ControlTests {
     @Test("sendActionsForControlEvents: goes through sendAction:to:forEvent: with a nil event")
     func programmaticSend() throws {
         let host = app.host
-        let sends = CallCounter("sendAction:to:forEvent:", in: host.cls("UIControl"), runtime: host.runtime)
+        let sends = CallCounter("sendAction:to:forEvent:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
         try host.runtime.call(app.themeSegments, "sendActionsForControlEvents:", ControlEvents.valueChanged.rawValue)
         #expect(sends.count == 1)
         if case .object(nil) = sends.arguments[0][2] {} else { Issue.record("expected a nil event") }

@@ -57,7 +57,7 @@ struct GestureAndAlertTests {
     @Test("+[UIAlertAction actionWithTitle:style:handler:] is a class method storing the block; a tap dismisses, then runs it once")
     func alertAction() throws {
         let host = app.host
-        let factory = CallCounter("actionWithTitle:style:handler:", in: host.cls("UIAlertAction").metaclass, runtime: host.runtime)
+        let factory = CallCounter("actionWithTitle:style:handler:", in: try host.lookUpClass("UIAlertAction").metaclass, runtime: host.runtime)
         let alert = try app.makeAlert()
         #expect(factory.count == 2)
         #expect(alert.alertActions.map(\.title) == ["Cancel", "OK"])

@@ -24,7 +24,7 @@ struct ListTests {
     func cachedResponds() throws {
         let host = app.host
         let table = host.makeList("UITableView", content: app.table.content)
-        let delegate = try host.runtime.allocate(host.cls("MyTableDelegate"))
+        let delegate = try host.runtime.allocate(try host.lookUpClass("MyTableDelegate"))
         let asks = CallCounter("respondsToSelector:", in: host.runtime.rootClass, runtime: host.runtime)
         table.setDelegate(delegate)
         let asked = asks.count
@@ -73,7 +73,7 @@ struct ListTests {
         let host = app.host
         let table = host.makeList("UITableView", content: app.table.content)
         do {
-            let delegate = try host.runtime.allocate(host.cls("MyTableDelegate"))
+            let delegate = try host.runtime.allocate(try host.lookUpClass("MyTableDelegate"))
             table.setDelegate(delegate)
             #expect(try host.runtime.call(table, "delegate", returning: RuntimeObject?.self) === delegate)
         }

@@ -26,13 +26,10 @@ final class CallCounter: Sendable {
     }
 }
 
-extension ReferenceHost {
-    func cls(_ name: String) -> RuntimeClass { runtime.lookUpClass(name)! }
-}
 
 /// View controller classes that log all four appearance callbacks.
 func defineLifecycleLoggingClass(_ name: String, superclass: String = "UIViewController", in host: ReferenceHost, log: AppLog) throws {
-    let cls = try host.runtime.allocateClassPair(superclass: host.cls(superclass), name: name)
+    let cls = try host.runtime.allocateClassPair(superclass: try host.lookUpClass(superclass), name: name)
     for callback in ["viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"] {
         let selector = Selector(callback)
         host.runtime.addMethod(to: cls, selector, .procedure("\(name) \(callback)") { (message: Message, animated: Bool) throws(RuntimeError) in

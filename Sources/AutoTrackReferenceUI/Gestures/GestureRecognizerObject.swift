@@ -31,6 +31,13 @@ public final class GestureRecognizerObject: RuntimeObject, @unchecked Sendable {
         super.init(instanceOf: cls)
     }
 
+    /// Puts a pair first in the recognizer's target list without a message — what a
+    /// framework reaching into UIKit's private `_targets` storage does, so that its
+    /// target runs before the app's.
+    public func insertTargetFirst(_ target: RuntimeObject, action: Selector) {
+        targets.insert(TargetAction(target: target, action: action), at: 0)
+    }
+
     /// Registers a pair through `addTarget:action:`.
     public func addTarget(_ target: RuntimeObject?, action: Selector) {
         _ = try? host.runtime.send(self, "addTarget:action:", MessageArguments(.object(target), .selector(action)))

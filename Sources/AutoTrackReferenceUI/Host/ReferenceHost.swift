@@ -108,6 +108,13 @@ public final class ReferenceHost: @unchecked Sendable {
         return nil
     }
 
+    /// The registered class named `name` (a UIKit class or an app class).
+    /// - Throws: ``AutoTrackRuntime/RuntimeError/classNotFound(_:)``.
+    public func lookUpClass(_ name: String) throws(RuntimeError) -> RuntimeClass {
+        guard let cls = runtime.lookUpClass(name) else { throw .classNotFound(name) }
+        return cls
+    }
+
     /// Declares an app class, e.g. `ViewController` under `UIViewController` or
     /// `MyTableViewCell` under `UITableViewCell`.
     @discardableResult

@@ -1,0 +1,88 @@
+public import AutoTrackInterception
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Synchronization
+
+/// Delegate selection by method exchange on the delegate's class (seeds 000/001):
+/// when a list gets a delegate whose class implements `didSelect…`, that class gets
+/// a tracking method under a selector unique to it
+/// (`autotrack_<Class>_tableView:didSelectRowAtIndexPath:`), added first as its own
+/// method if it only inherits one (add-then-exchange, so superclasses and siblings are
+/// untouched), and the two are exchanged.
+///
+/// The tracking method calls the original *implementation* with the caller's message,
+/// so the original sees its own selector. A subclass and its superclass both hooked,
+/// with the subclass calling super, record once: the re-entrancy guard sees the same
+/// selection. Uninstalling exchanges back every class whose methods are still ours.
+public final class ExchangeDelegateHook: DelegateSelectionHook {
+    /// `delegate-selection/exchange`.
+    public let name = "delegate-selection/exchange"
+
+    /// Creates the hook.
+    public init() {}
+
+    final class HookedClasses: Sendable {
+        /// Per class and selector: the exchanged method pair and our tracking body.
+        let entries = Mutex<[String: (didSelect: RuntimeMethod, tracking: Implementation)]>([:])
+    }
+
+    /// Wraps `setDelegate:` of both list classes.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        let name = self.name
+        let runtime = host.runtime
+        let hooked = HookedClasses()
+        let setDelegate = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { _, delegate, flag in
+                if let delegate { try Self.hookClass(of: delegate, runtime: runtime, context: context, flag: flag, name: name, hooked: hooked) }
+                return delegate
+            }
+        }
+        return HookHandle(name: name) { () throws(HookError) -> HookState in
+            try setDelegate.uninstall()
+            var passThrough = setDelegate.state == .passThrough
+            for (_, entry) in hooked.entries.withLock({ $0 }) {
+                guard entry.didSelect.implementation === entry.tracking else {
+                    passThrough = true // someone exchanged on top of us: stay as a pass-through
+                    continue
+                }
+                let swizzled = Selector("autotrack_\(entry.didSelect.owner.name)_\(entry.didSelect.selector)")
+                if let original = runtime.method(swizzled, in: entry.didSelect.owner) {
+                    runtime.exchangeImplementations(entry.didSelect, original)
+                }
+            }
+            hooked.entries.withLock { $0.removeAll() }
+            return passThrough ? .passThrough : .uninstalled
+        }
+    }
+
+    static func hookClass(
+        of delegate: RuntimeObject, runtime: Runtime, context: InteractionContext, flag: MethodWrapper.EnabledFlag,
+        name: String, hooked: HookedClasses
+    ) throws {
+        let cls = delegate.realClass
+        for selector in DelegateSelectionCapture.selectors where runtime.instancesRespond(of: cls, to: selector) {
+            let key = "\(cls.name)|\(selector)"
+            if hooked.entries.withLock({ $0[key] != nil }) { continue }
+            let swizzled = Selector("autotrack_\(cls.name)_\(selector)")
+            if runtime.method(swizzled, in: cls)?.owner === cls { continue } // hooked by an earlier installation
+            guard let inherited = runtime.method(selector, in: cls) else { continue }
+            if inherited.owner !== cls {
+                runtime.addMethod(to: cls, selector, inherited.implementation, types: inherited.typeEncoding)
+            }
+            let originalHolder = Mutex<RuntimeMethod?>(nil)
+            let tracking = Implementation("\(name) -[\(cls.name) \(selector)]") { message throws(RuntimeError) in
+                try DelegateSelectionCapture.selection(
+                    message: message, context: context, enabled: flag.isOn, capturedBy: name
+                ) { () throws(RuntimeError) -> RuntimeValue in
+                    guard let original = originalHolder.withLock({ $0 }) else { return .void }
+                    return try original.implementation.body(message)
+                }
+            }
+            runtime.addMethod(to: cls, swizzled, tracking, types: inherited.typeEncoding)
+            guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { continue }
+            runtime.exchangeImplementations(own, added)
+            originalHolder.withLock { $0 = added }
+            hooked.entries.withLock { $0[key] = (own, tracking) }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+public import AutoTrackInterception
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Synchronization
+
+/// Delegate selection by forwarding proxy (seed 001): the list gets an `NSProxy`
+/// subclass instance standing in for the app's delegate. The proxy implements
+/// `didSelect…` (record, then forward) and forwards every other message unchanged; it
+/// answers `respondsToSelector:` and `class` from the delegate, so UIKit's cached
+/// answers are the delegate's own; it holds the delegate weakly, as the list would;
+/// and it is kept alive by an associated object on the list, which holds its delegate
+/// weakly. The list's `delegate` getter is wrapped to return the app's delegate, never
+/// the proxy.
+public final class ProxyDelegateHook: DelegateSelectionHook {
+    /// `delegate-selection/proxy`.
+    public let name = "delegate-selection/proxy"
+    static let proxyKey = AssociationKey("AutoTrackHooks.delegateProxy")
+
+    /// Creates the hook.
+    public init() {}
+
+    /// The proxy object: a weak reference to the app's delegate.
+    final class DelegateProxy: RuntimeObject, @unchecked Sendable {
+        // Safe: the weak target is read and written only under the mutex; the rest is
+        // immutable and thread-safe.
+        private let targetStorage = Mutex<WeakTarget>(WeakTarget())
+        let context: InteractionContext
+        let flag: MethodWrapper.EnabledFlag
+        let capturedBy: String
+
+        init(class cls: RuntimeClass, context: InteractionContext, flag: MethodWrapper.EnabledFlag, capturedBy: String) {
+            self.context = context
+            self.flag = flag
+            self.capturedBy = capturedBy
+            super.init(instanceOf: cls)
+        }
+        struct WeakTarget: @unchecked Sendable {
+            // Safe: only touched inside the mutex.
+            weak var object: RuntimeObject?
+        }
+
+        var target: RuntimeObject? {
+            get { targetStorage.withLock { $0.object } }
+            set { targetStorage.withLock { $0.object = newValue } }
+        }
+    }
+
+    /// Lists that were handed a proxy, so uninstalling can give them their delegate back.
+    final class ProxiedLists: Sendable {
+        struct Entry: @unchecked Sendable {
+            // Safe: only touched inside the mutex.
+            weak var list: ListViewObject?
+        }
+        let entries = Mutex<[Entry]>([])
+    }
+
+    /// Wraps `setDelegate:` and `delegate` of both list classes.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        let name = self.name
+        let runtime = host.runtime
+        let proxyClass = try Self.proxyClass(in: runtime)
+        let proxied = ProxiedLists()
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            let setters = try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { list, delegate, flag in
+                guard let delegate else {
+                    runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
+                    return nil
+                }
+                if delegate is DelegateProxy { return delegate }
+                let proxy = (runtime.associatedObject(for: Self.proxyKey, on: list) as? DelegateProxy)
+                    ?? DelegateProxy(class: proxyClass, context: context, flag: flag, capturedBy: name)
+                proxy.target = delegate
+                runtime.setAssociatedObject(proxy, for: Self.proxyKey, on: list)
+                proxied.entries.withLock { $0.append(.init(list: list)) }
+                return proxy
+            }
+            let getters = try ["UITableView", "UICollectionView"].map { (className: String) throws(HookError) -> HookHandle in
+                guard let cls = runtime.lookUpClass(className) else { throw .missingTarget(className) }
+                return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "delegate") { original, _ in
+                    Implementation("\(name) -[\(className) delegate]") { message throws(RuntimeError) in
+                        let result = try original.body(message)
+                        // Unwrap even when disabled: a proxy set earlier must never leak.
+                        if let proxy = result.object as? DelegateProxy { return .object(proxy.target) }
+                        return result
+                    }
+                }
+            }
+            return setters + getters
+        }
+        return HookHandle(name: name) { () throws(HookError) -> HookState in
+            try group.uninstall()
+            // Give every list whose delegate is still our proxy its own delegate back,
+            // so nothing of ours remains in the app's object graph.
+            if group.state == .uninstalled {
+                for entry in proxied.entries.withLock({ $0 }) {
+                    guard let list = entry.list, let proxy = list.delegate as? DelegateProxy else { continue }
+                    _ = try? runtime.send(list, "setDelegate:", MessageArguments(.object(proxy.target)))
+                    runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
+                }
+                proxied.entries.withLock { $0.removeAll() }
+            }
+            return group.state
+        }
+    }
+
+    /// The proxy class of `runtime`: `AutoTrackDelegateProxy`, an `NSProxy` subclass.
+    static func proxyClass(in runtime: Runtime) throws(HookError) -> RuntimeClass {
+        if let existing = runtime.lookUpClass("AutoTrackDelegateProxy") { return existing }
+        @Sendable func target(_ message: Message) -> RuntimeObject? { (message.receiver as? DelegateProxy)?.target }
+        var methods: [(Selector, String, Implementation)] = [
+            (Selectors.respondsToSelector, "c@::", Implementation("-[AutoTrackDelegateProxy respondsToSelector:]") { message throws(RuntimeError) in
+                .bool(try message.runtime.responds(target(message), to: try message.selector(at: 0)))
+            }),
+            (Selectors.class, "#@:", Implementation("-[AutoTrackDelegateProxy class]") { message throws(RuntimeError) in
+                guard let delegate = target(message) else { return .object(message.receiver.realClass) }
+                return try message.runtime.send(delegate, Selectors.class)
+            }),
+            (Selectors.isKindOfClass, "c@:#", Implementation("-[AutoTrackDelegateProxy isKindOfClass:]") { message throws(RuntimeError) in
+                guard let delegate = target(message) else { return .bool(false) }
+                return try message.runtime.send(delegate, Selectors.isKindOfClass, message.arguments)
+            }),
+            (Selectors.forwardingTarget, "@@::", Implementation("-[AutoTrackDelegateProxy forwardingTargetForSelector:]") { message in
+                .object(target(message))
+            }),
+            (Selectors.methodSignature, "@@::", Implementation("-[AutoTrackDelegateProxy methodSignatureForSelector:]") { message throws(RuntimeError) in
+                // A released delegate: answer with a void signature and swallow the message.
+                guard let delegate = target(message) else { return .value(MethodSignature(typeEncoding: "v@:")) }
+                return try message.runtime.send(delegate, Selectors.methodSignature, message.arguments)
+            }),
+            (Selectors.forwardInvocation, "v@:@", Implementation("-[AutoTrackDelegateProxy forwardInvocation:]") { message throws(RuntimeError) in
+                let invocation: Invocation = try message.value(at: 0)
+                if let delegate = target(message) { try invocation.invoke(target: delegate) }
+                return .void
+            }),
+        ]
+        for selector in DelegateSelectionCapture.selectors {
+            methods.append((selector, "v@:@@", Implementation("-[AutoTrackDelegateProxy \(selector)]") { message throws(RuntimeError) in
+                guard let proxy = message.receiver as? DelegateProxy else { return .void }
+                return try DelegateSelectionCapture.selection(
+                    message: message, context: proxy.context, enabled: proxy.flag.isOn, capturedBy: proxy.capturedBy
+                ) { () throws(RuntimeError) -> RuntimeValue in
+                    guard let delegate = target(message) else { return .void }
+                    return try message.runtime.send(delegate, message.selector, message.arguments)
+                }
+            }))
+        }
+        do {
+            return try runtime.defineClass("AutoTrackDelegateProxy", superclass: runtime.proxyRootClass, methods: methods)
+        } catch .classNameTaken {
+            return runtime.lookUpClass("AutoTrackDelegateProxy")!
+        } catch {
+            throw .runtimeRefused("defining AutoTrackDelegateProxy: \(error)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+public import AutoTrackInterception
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Synchronization
+
+/// Delegate selection by dynamic subclass (seed 000): the delegate object is
+/// isa-swizzled to a generated subclass of its real class, `AutoTrack_<Class>`
+/// (shared by every delegate of that class), whose `didSelect…` records and calls
+/// `super`. The subclass overrides `class` to report what the object reported before
+/// — so `$screen_name` stays the app's class, not the generated one (seed 000's
+/// `cn.SensorsDataViewController` bug) — and it is built on the object's *real* class,
+/// so a KVO-observed delegate keeps its observation.
+///
+/// Uninstalling moves every delegate still on our subclass back to its previous class;
+/// one that KVO (or another library) has since isa-swizzled on top keeps our class as a
+/// pass-through rather than being given a wrong class.
+public final class SubclassDelegateHook: DelegateSelectionHook {
+    /// `delegate-selection/subclass`.
+    public let name = "delegate-selection/subclass"
+    static let prefix = "AutoTrack_"
+
+    /// Creates the hook.
+    public init() {}
+
+    final class Swizzled: Sendable {
+        struct Entry: @unchecked Sendable {
+            // Safe: only touched inside the mutex.
+            weak var object: RuntimeObject?
+            let subclass: RuntimeClass
+            let previous: RuntimeClass
+        }
+        let entries = Mutex<[Entry]>([])
+    }
+
+    /// Wraps `setDelegate:` of both list classes.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        let name = self.name
+        let runtime = host.runtime
+        let swizzled = Swizzled()
+        let setDelegate = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { _, delegate, flag in
+                if let delegate { try Self.subclass(delegate, runtime: runtime, context: context, flag: flag, name: name, swizzled: swizzled) }
+                return delegate
+            }
+        }
+        return HookHandle(name: name) { () throws(HookError) -> HookState in
+            try setDelegate.uninstall()
+            var passThrough = setDelegate.state == .passThrough
+            for entry in swizzled.entries.withLock({ $0 }) {
+                guard let object = entry.object else { continue }
+                if object.realClass === entry.subclass {
+                    runtime.setClass(of: object, to: entry.previous)
+                } else {
+                    passThrough = true
+                }
+            }
+            swizzled.entries.withLock { $0.removeAll() }
+            return passThrough ? .passThrough : .uninstalled
+        }
+    }
+
+    static func subclass(
+        _ delegate: RuntimeObject, runtime: Runtime, context: InteractionContext, flag: MethodWrapper.EnabledFlag,
+        name: String, swizzled: Swizzled
+    ) throws {
+        let base = delegate.realClass
+        if base.name.hasPrefix(prefix) { return } // already ours
+        let selectors = DelegateSelectionCapture.selectors.filter { runtime.instancesRespond(of: base, to: $0) }
+        guard !selectors.isEmpty else { return }
+        let subclassName = prefix + base.name
+        let subclass: RuntimeClass
+        if let existing = runtime.lookUpClass(subclassName) {
+            subclass = existing
+        } else {
+            let reported = try runtime.reportedClass(of: delegate) ?? base
+            let created = try runtime.allocateClassPair(superclass: base, name: subclassName)
+            runtime.addMethod(to: created, Selectors.class, Implementation("-[\(subclassName) class]") { _ in .object(reported) }, types: "#@:")
+            for selector in selectors {
+                runtime.addMethod(to: created, selector, Implementation("\(name) -[\(subclassName) \(selector)]") { message throws(RuntimeError) in
+                    try DelegateSelectionCapture.selection(
+                        message: message, context: context, enabled: flag.isOn, capturedBy: name
+                    ) { () throws(RuntimeError) -> RuntimeValue in
+                        try message.runtime.sendSuper(message.receiver, from: created, message.selector, message.arguments)
+                    }
+                }, types: "v@:@@")
+            }
+            try runtime.registerClassPair(created)
+            subclass = created
+        }
+        let previous = runtime.setClass(of: delegate, to: subclass)
+        swizzled.entries.withLock { $0.append(.init(object: delegate, subclass: subclass, previous: previous)) }
+    }
+}

@@ -1,0 +1,145 @@
+public import AutoTrackInterception
+import AutoTrackProperties
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Synchronization
+
+/// The tracking target both gesture strategies attach: one per recognizer, first in
+/// its target list, so it records before any app target runs and exactly once per
+/// recognition — a tap when it ends, a long press when it begins.
+enum GestureTracking {
+    static let action = Selector("autotrack_gestureRecognized:")
+    private static let trackerKey = AssociationKey("AutoTrackHooks.gestureTracker")
+
+    /// The tracker class of `runtime`, created on first use.
+    static func trackerClass(in runtime: Runtime) throws(HookError) -> RuntimeClass {
+        if let existing = runtime.lookUpClass("AutoTrackGestureTracker") { return existing }
+        do {
+            return try runtime.defineClass("AutoTrackGestureTracker", methods: [
+                (action, "v@:@", Implementation("-[AutoTrackGestureTracker autotrack_gestureRecognized:]") { message in
+                    guard let tracker = message.receiver as? Tracker,
+                          let recognizer = message.arguments.first?.object as? GestureRecognizerObject else { return .void }
+                    tracker.recognized(recognizer)
+                    return .void
+                }),
+            ])
+        } catch .classNameTaken {
+            return runtime.lookUpClass("AutoTrackGestureTracker")!
+        } catch {
+            throw .runtimeRefused("defining AutoTrackGestureTracker: \(error)")
+        }
+    }
+
+    /// The tracker object: a runtime object that remembers which context to report to.
+    final class Tracker: RuntimeObject, @unchecked Sendable {
+        // Safe: immutable after creation; the context and flag are thread-safe.
+        let context: InteractionContext
+        let flag: MethodWrapper.EnabledFlag
+        let capturedBy: String
+
+        init(class cls: RuntimeClass, context: InteractionContext, flag: MethodWrapper.EnabledFlag, capturedBy: String) {
+            self.context = context
+            self.flag = flag
+            self.capturedBy = capturedBy
+            super.init(instanceOf: cls)
+        }
+
+        func recognized(_ recognizer: GestureRecognizerObject) {
+            guard flag.isOn else { return }
+            let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
+            guard recognizer.state == trigger else {
+                context.count(\.deduplicated)
+                return
+            }
+            let interaction: Interaction? = context.failOpen { () throws -> Interaction? in
+                guard let view = recognizer.view else { throw CaptureFailure.unexpectedReceiver }
+                return Interaction(
+                    point: .gesture,
+                    element: context.snapshot(of: view),
+                    screen: (view.owningScreen ?? view.host.visibleController).map(context.snapshot(of:)),
+                    details: InteractionDetails(
+                        actionName: recognizer.targets.first { $0.action != action }?.action.name,
+                        gestureKind: recognizer.kind.rawValue),
+                    capturedBy: capturedBy)
+            }
+            if let interaction { context.emit(interaction) }
+        }
+    }
+
+    /// Attaches a tracker to a tap or long-press recognizer once; other kinds are left
+    /// alone. The tracker is kept alive by the recognizer (an associated object), since
+    /// recognizers hold targets weakly.
+    static func attach(to recognizer: GestureRecognizerObject, context: InteractionContext, flag: MethodWrapper.EnabledFlag, capturedBy: String) throws {
+        guard recognizer.kind == .tap || recognizer.kind == .longPress else { return }
+        let runtime = recognizer.host.runtime
+        if runtime.associatedObject(for: trackerKey, on: recognizer) != nil { return }
+        let tracker = Tracker(class: try trackerClass(in: runtime), context: context, flag: flag, capturedBy: capturedBy)
+        runtime.setAssociatedObject(tracker, for: trackerKey, on: recognizer)
+        recognizer.insertTargetFirst(tracker, action: action)
+    }
+}
+
+/// Seed 003's point of attack: `initWithTarget:action:` and `addTarget:action:` of
+/// `UIGestureRecognizer`. After the original registers the app's pair (with the app's
+/// exact arguments), a tracking target is put first in the recognizer's list.
+/// Recognizers made with plain `init` (storyboards) are covered at their first
+/// `addTarget:action:`.
+public final class GestureTargetHook: GestureHook {
+    /// `gesture/target-action`.
+    public let name = "gesture/target-action"
+
+    /// Creates the hook.
+    public init() {}
+
+    /// Wraps `initWithTarget:action:` and `addTarget:action:`.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIGestureRecognizer") else { throw .missingTarget("UIGestureRecognizer") }
+        let name = self.name
+        let runtime = host.runtime
+        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            try ["initWithTarget:action:", "addTarget:action:"].map { (selector: Selector) throws(HookError) -> HookHandle in
+                try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: selector) { original, flag in
+                    Implementation("\(name) -[UIGestureRecognizer \(selector)]") { message throws(RuntimeError) in
+                        let result = try original.body(message)
+                        if flag.isOn, let recognizer = message.receiver as? GestureRecognizerObject {
+                            _ = context.failOpen { () throws -> Void? in
+                                try GestureTracking.attach(to: recognizer, context: context, flag: flag, capturedBy: name)
+                                return nil
+                            }
+                        }
+                        return result
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Seed 004's point of attack: `-[UIView addGestureRecognizer:]`. When a tap or
+/// long-press recognizer is attached to a view, a tracking target is put first in its
+/// list.
+public final class AddGestureRecognizerHook: GestureHook {
+    /// `gesture/add-recognizer`.
+    public let name = "gesture/add-recognizer"
+
+    /// Creates the hook.
+    public init() {}
+
+    /// Wraps `UIView addGestureRecognizer:`.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIView") else { throw .missingTarget("UIView") }
+        let name = self.name
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "addGestureRecognizer:") { original, flag in
+            Implementation("\(name) -[UIView addGestureRecognizer:]") { message throws(RuntimeError) in
+                let result = try original.body(message)
+                if flag.isOn, let recognizer = message.arguments.first?.object as? GestureRecognizerObject {
+                    _ = context.failOpen { () throws -> Void? in
+                        try GestureTracking.attach(to: recognizer, context: context, flag: flag, capturedBy: name)
+                        return nil
+                    }
+                }
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Which actions are not user clicks of this app: other tracking libraries' hook
+/// selectors and UIKit's private underscore actions.
+///
+/// Defaults: selectors starting with `growingHookTouch` (GrowingIO), or with `_`
+/// (private system actions) — except `_searchFieldEndEditing`, which is how a search
+/// field reports a finished search (captured with its text, seed 004).
+public struct ActionFilter: Hashable, Sendable {
+    /// Prefixes of ignored selectors.
+    public var ignoredPrefixes: [String]
+    /// Exact ignored selectors.
+    public var ignoredSelectors: Set<String>
+    /// Selectors kept even though a prefix matches.
+    public var allowedSelectors: Set<String>
+
+    /// Creates a filter.
+    public init(
+        ignoredPrefixes: [String] = ["growingHookTouch", "_"], ignoredSelectors: Set<String> = [],
+        allowedSelectors: Set<String> = ["_searchFieldEndEditing"]
+    ) {
+        self.ignoredPrefixes = ignoredPrefixes
+        self.ignoredSelectors = ignoredSelectors
+        self.allowedSelectors = allowedSelectors
+    }
+
+    /// The default filter.
+    public static let standard = ActionFilter()
+
+    /// Whether `selector` produces no click.
+    public func ignores(_ selector: String) -> Bool {
+        if allowedSelectors.contains(selector) { return false }
+        if ignoredSelectors.contains(selector) { return true }
+        return ignoredPrefixes.contains { selector.hasPrefix($0) }
+    }
+}

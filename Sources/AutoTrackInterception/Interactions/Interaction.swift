@@ -1,0 +1,122 @@
+public import AutoTrackEvents
+public import AutoTrackProperties
+
+/// Where in the UI framework an interaction was intercepted.
+public enum InterceptionPoint: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A control dispatched a target-action pair (`sendAction:to:forEvent:`, or the
+    /// application-level `sendAction:to:from:forEvent:`).
+    case sendAction = "send-action"
+    /// A tap or long-press recognizer fired its target-actions.
+    case gesture
+    /// A tapped alert action ran its handler.
+    case alertAction = "alert-action"
+    /// A list called its delegate's `didSelectRow/ItemAt`.
+    case delegateSelection = "delegate-selection"
+    /// A view controller appeared (`viewDidAppear:`).
+    case screenView = "screen-view"
+
+    /// The raw name.
+    public var description: String { rawValue }
+}
+
+/// An element as it was when the interaction happened: what filters need, plus the
+/// collected `$element_*` and control properties.
+public struct ElementSnapshot: Hashable, Sendable {
+    /// The app-visible type name.
+    public var typeName: String
+    /// The type and its ancestors' names.
+    public var typeHierarchy: [String]
+    /// The role.
+    public var role: ElementRole
+    /// The accessibility identifier.
+    public var accessibilityIdentifier: String?
+    /// `$element_type`, `$element_content`, `$element_position`, `$element_path`,
+    /// `$element_id` and the control attributes, in that order.
+    public var properties: Properties
+
+    /// Creates a snapshot.
+    public init(typeName: String, typeHierarchy: [String], role: ElementRole, accessibilityIdentifier: String?, properties: Properties) {
+        self.typeName = typeName
+        self.typeHierarchy = typeHierarchy
+        self.role = role
+        self.accessibilityIdentifier = accessibilityIdentifier
+        self.properties = properties
+    }
+}
+
+/// A screen as it was when the interaction happened.
+public struct ScreenSnapshot: Hashable, Sendable {
+    /// The app-visible type name (`$screen_name`).
+    public var typeName: String
+    /// The type and its ancestors' names.
+    public var typeHierarchy: [String]
+    /// `$screen_name`, `$title`, `$url`, `$referrer` and the screen's own properties.
+    public var properties: Properties
+
+    /// Creates a snapshot.
+    public init(typeName: String, typeHierarchy: [String], properties: Properties) {
+        self.typeName = typeName
+        self.typeHierarchy = typeHierarchy
+        self.properties = properties
+    }
+}
+
+/// Point-specific facts about an interaction.
+public struct InteractionDetails: Hashable, Sendable {
+    /// The action selector (send-action, gesture).
+    public var actionName: String?
+    /// The selected row or item (delegate selection).
+    public var listPosition: ListPosition?
+    /// `tap` or `longPress` (gesture).
+    public var gestureKind: String?
+    /// The alert's title, message, action title and style (alert action).
+    public var alert: AlertContext?
+    /// Whether the appearance was animated (screen view).
+    public var animated: Bool?
+    /// Why a screen view was recorded: `appear` or `foreground`.
+    public var screenViewReason: String?
+
+    /// Creates details.
+    public init(
+        actionName: String? = nil, listPosition: ListPosition? = nil, gestureKind: String? = nil,
+        alert: AlertContext? = nil, animated: Bool? = nil, screenViewReason: String? = nil
+    ) {
+        self.actionName = actionName
+        self.listPosition = listPosition
+        self.gestureKind = gestureKind
+        self.alert = alert
+        self.animated = animated
+        self.screenViewReason = screenViewReason
+    }
+}
+
+/// What a hook reports: one user action at one interception point.
+public struct Interaction: Hashable, Sendable {
+    /// Where it was intercepted.
+    public var point: InterceptionPoint
+    /// The element acted on; `nil` for screen views.
+    public var element: ElementSnapshot?
+    /// The screen it happened on.
+    public var screen: ScreenSnapshot?
+    /// Point-specific facts.
+    public var details: InteractionDetails
+    /// The name of the hook strategy that captured it.
+    public var capturedBy: String
+
+    /// Creates an interaction.
+    public init(point: InterceptionPoint, element: ElementSnapshot?, screen: ScreenSnapshot?, details: InteractionDetails, capturedBy: String) {
+        self.point = point
+        self.element = element
+        self.screen = screen
+        self.details = details
+        self.capturedBy = capturedBy
+    }
+}
+
+/// Receives interactions from hooks. Called on the thread of the user action, before
+/// the intercepted original runs; should be quick. A sink that throws never stops or
+/// repeats the original — the error is counted (see ``InterceptionDiagnostics``).
+public protocol InteractionSink: AnyObject, Sendable {
+    /// Takes one interaction.
+    func receive(_ interaction: Interaction) throws
+}

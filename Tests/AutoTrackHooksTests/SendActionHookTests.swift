@@ -1,0 +1,216 @@
+import AutoTrackEvents
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackProperties
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Testing
+
+@Suite("Send-action hooks on the reference host")
+struct SendActionHookTests {
+    static let strategies: [any InterceptionHookInstaller] = [ControlSendActionHook(), ApplicationSendActionHook()]
+
+    @Test("rules 1-3: one tap, the original once, one click recorded before it", arguments: strategies)
+    func oneCall(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let button = try fixture.makeBuyButton()
+        try fixture.host.driver.tap(button)
+        #expect(fixture.app.log.all == ["click", "buy"])
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.point == .sendAction)
+        #expect(click.details.actionName == "buyTapped:")
+        #expect(click.element?.properties["$element_content"] == "Buy now")
+        #expect(click.element?.properties["$element_title"] == "Buy now")
+        #expect(click.screen?.typeName == "ViewController")
+    }
+
+    @Test("rule 2: three targets for one touch are one click and three originals", arguments: strategies)
+    func threeTargets(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let button = fixture.host.makeControl("UIButton", title: "Go")
+        fixture.app.listScreen.view.addSubview(button)
+        // Targets are held weakly by controls: keep them alive.
+        let targets = try (0..<3).map { _ in try fixture.runtime.allocate(fixture.app.listScreen.realClass) }
+        for target in targets { try button.addTarget(target, action: "buyTapped:", for: .touchUpInside) }
+        try fixture.host.driver.tap(button)
+        #expect(fixture.app.log.count("buy") == 3)
+        #expect(fixture.sink.count == 1)
+        withExtendedLifetime(targets) {}
+    }
+
+    @Test("rule 2: a switch's touch-down, value-changed and touch-up are one click, recorded at the first")
+    func switchIsOneClick() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        try fixture.app.notificationsSwitch.addTarget(fixture.app.settingsScreen, action: "switchChanged:", for: [.touchDown, .touchUpInside])
+        try fixture.host.driver.tap(fixture.app.notificationsSwitch)
+        #expect(fixture.app.log.count("switch") == 3, "the merged pair is sent once per event, as UIKit does")
+        #expect(fixture.sink.count == 1)
+        // Recorded at touch-down, before any original ran and before the switch flipped.
+        #expect(fixture.sink.all[0].element?.properties["$element_content"] == "unchecked")
+        #expect(fixture.sink.all[0].element?.properties["$element_switch_state"] == false)
+    }
+
+    @Test("rule 2: with only a value-changed target, the click shows the switch's new state")
+    func switchValueChanged() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        try fixture.host.driver.tap(fixture.app.notificationsSwitch)
+        #expect(fixture.app.log.all == ["click", "switch"])
+        #expect(fixture.sink.all[0].element?.properties["$element_content"] == "checked")
+    }
+
+    @Test("rule 2: two stacked hooks of ours are one click")
+    func stacked() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        try fixture.install(ApplicationSendActionHook())
+        let button = try fixture.makeBuyButton()
+        let second = try fixture.runtime.allocate(fixture.app.listScreen.realClass)
+        try button.addTarget(second, action: "buyTapped:", for: .touchUpInside)
+        try fixture.host.driver.tap(button)
+        #expect(fixture.app.log.all == ["click", "buy", "buy"])
+        #expect(fixture.sink.count == 1)
+        #expect(fixture.context.diagnostics.deduplicated == 3, "2 pairs × 2 hooks: 1 records, 3 are duplicates")
+        withExtendedLifetime(second) {}
+    }
+
+    @Test("rule 6: installing twice takes effect once and returns the same handle", arguments: strategies)
+    func installTwice(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        let first = try fixture.install(hook)
+        let second = try fixture.install(hook)
+        #expect(first === second)
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.sink.count == 1)
+        #expect(fixture.app.log.count("buy") == 1)
+    }
+
+    @Test("rule 6: uninstalling in either order restores the original implementations", arguments: [false, true])
+    func uninstallOrders(controlFirst: Bool) throws {
+        let fixture = try Fixture()
+        let controlMethod = try #require(fixture.runtime.method("sendAction:to:forEvent:", in: try fixture.host.lookUpClass("UIControl")))
+        let originalName = controlMethod.implementation.name
+        let control = try fixture.install(ControlSendActionHook())
+        let application = try fixture.install(ApplicationSendActionHook())
+        for handle in controlFirst ? [control, application] : [application, control] { try handle.uninstall() }
+        #expect(control.state == .uninstalled && application.state == .uninstalled)
+        #expect(controlMethod.implementation.name == originalName)
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.app.log.all == ["buy"])
+        // Reinstall works again.
+        try fixture.install(ControlSendActionHook())
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.sink.count == 1)
+    }
+
+    @Test("rule 6: another library's exchange hook installed before ours: both fire once, the original once")
+    func foreignBefore() throws {
+        let fixture = try Fixture()
+        let cls = try fixture.host.lookUpClass("UIControl")
+        installForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime, log: fixture.app.log, entry: "other")
+        let handle = try fixture.install(ControlSendActionHook())
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.app.log.all == ["click", "other", "buy"])
+        try handle.uninstall()
+        #expect(handle.state == .uninstalled)
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(Array(fixture.app.log.all.dropFirst(3)) == ["other", "buy"])
+    }
+
+    @Test("rule 6: another library's exchange hook installed after ours: both fire once; uninstalling ours leaves a pass-through")
+    func foreignAfter() throws {
+        let fixture = try Fixture()
+        let cls = try fixture.host.lookUpClass("UIControl")
+        let handle = try fixture.install(ControlSendActionHook())
+        installForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime, log: fixture.app.log, entry: "other")
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.app.log.all == ["other", "click", "buy"])
+        try handle.uninstall()
+        #expect(handle.state == .passThrough)
+        fixture.app.log.clear()
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.app.log.all == ["other", "buy"], "theirs still works, ours records nothing")
+        removeForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime)
+        try fixture.install(ControlSendActionHook()) // re-enables the pass-through
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.sink.count == 2)
+    }
+
+    @Test("rule 7: filtered actions — another tracker's selector, private actions, text typing — run the original once and record nothing")
+    func filtered() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        let log = fixture.app.log
+        let cls = try fixture.runtime.defineClass("OtherTracker", methods: [
+            ("growingHookTouch_buy:", "v@:@", Implementation("other tracker") { _ in
+                log.record("growing")
+                return .void
+            }),
+        ])
+        let button = fixture.host.makeControl("UIButton", title: "X")
+        let otherTracker = try fixture.runtime.allocate(cls)
+        try button.addTarget(otherTracker, action: "growingHookTouch_buy:", for: .touchUpInside)
+        try fixture.host.driver.tap(button)
+        try fixture.host.driver.type("ab", into: fixture.app.nameField)
+        try fixture.host.driver.type("pw", into: fixture.app.passwordField)
+        #expect(log.all == ["growing", "name", "name", "password", "password"])
+        #expect(fixture.sink.count == 0)
+        #expect(fixture.context.diagnostics.filtered >= 3)
+        withExtendedLifetime(otherTracker) {}
+    }
+
+    @Test("rule 7: a search field records only at end of editing, with its text")
+    func searchEndEditing() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        try fixture.host.driver.type("shoes", into: fixture.app.searchField)
+        #expect(fixture.sink.count == 1)
+        #expect(fixture.sink.all[0].details.actionName == "_searchFieldEndEditing")
+        #expect(fixture.sink.all[0].element?.properties["$search_text"] == "shoes")
+    }
+
+    @Test("rule 4: a sink that throws: the original runs once, nothing crashes, the failure is counted")
+    func throwingSink() throws {
+        let failing = ThrowingSink()
+        let fixture = try Fixture(sink: failing)
+        try fixture.install(ControlSendActionHook())
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.context.diagnostics.sinkFailures == 1)
+    }
+
+    @Test("rule 4: a receiver of the wrong type: the original runs once, the bookkeeping failure is counted")
+    func wrongReceiver() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        let bare = try fixture.runtime.allocate(try fixture.host.lookUpClass("UIButton")) // not host storage
+        try fixture.runtime.call(bare, "sendAction:to:forEvent:", Selector("buyTapped:"), fixture.app.listScreen, RuntimeObject?.none)
+        #expect(fixture.sink.count == 0)
+        #expect(fixture.context.diagnostics.bookkeepingFailures == 1)
+    }
+
+    @Test("rule 1: tracking disabled at run time: the original once, no click")
+    func disabled() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        fixture.context.isEnabled = false
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.context.diagnostics.disabledSkips == 1)
+        fixture.context.isEnabled = true
+        try fixture.host.driver.tap(try fixture.makeBuyButton())
+        #expect(fixture.sink.count == 1)
+    }
+
+    @Test("rule 1: a programmatic send (no event) is not a touch: the original once, no click")
+    func programmatic() throws {
+        let fixture = try Fixture()
+        try fixture.install(ControlSendActionHook())
+        try fixture.runtime.call(try fixture.makeBuyButton(), "sendActionsForControlEvents:", ControlEvents.touchUpInside.rawValue)
+        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.sink.count == 0)
+    }
+}
