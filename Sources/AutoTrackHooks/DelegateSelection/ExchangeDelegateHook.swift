@@ -62,26 +62,39 @@ public final class ExchangeDelegateHook: DelegateSelectionHook {
         let cls = delegate.realClass
         for selector in DelegateSelectionCapture.selectors where runtime.instancesRespond(of: cls, to: selector) {
             let key = "\(cls.name)|\(selector)"
+            let target = ReportingTarget.target(on: cls, current: .init(context: context, flag: flag, capturedBy: name))
             if hooked.entries.withLock({ $0[key] != nil }) { continue }
             let swizzled = Selector("autotrack_\(cls.name)_\(selector)")
-            if runtime.method(swizzled, in: cls)?.owner === cls { continue } // hooked by an earlier installation
+            if let earlier = runtime.method(swizzled, in: cls), earlier.owner === cls,
+               let own = runtime.method(selector, in: cls) {
+                // Hooked by an earlier installation; if that one was exchanged back, hook again.
+                if own.implementation.name.hasPrefix(name) {
+                    continue
+                }
+                runtime.exchangeImplementations(own, earlier)
+                hooked.entries.withLock { $0[key] = (own, own.implementation) }
+                continue
+            }
             guard let inherited = runtime.method(selector, in: cls) else { continue }
             if inherited.owner !== cls {
                 runtime.addMethod(to: cls, selector, inherited.implementation, types: inherited.typeEncoding)
             }
-            let originalHolder = Mutex<RuntimeMethod?>(nil)
+            let originalSlot = MethodSlot()
             let tracking = Implementation("\(name) -[\(cls.name) \(selector)]") { message throws(RuntimeError) in
-                try DelegateSelectionCapture.selection(
-                    message: message, context: context, enabled: flag.isOn, capturedBy: name
+                guard let original = originalSlot.method else { return .void }
+                // Not recording: straight to the original, nothing allocated or counted.
+                guard target.isRecording else { return try original.invokeImplementation(message) }
+                let current = target.current
+                return try DelegateSelectionCapture.selection(
+                    message: message, context: current.context, enabled: true, capturedBy: current.capturedBy
                 ) { () throws(RuntimeError) -> RuntimeValue in
-                    guard let original = originalHolder.withLock({ $0 }) else { return .void }
-                    return try original.implementation.body(message)
+                    try original.invokeImplementation(message)
                 }
             }
             runtime.addMethod(to: cls, swizzled, tracking, types: inherited.typeEncoding)
             guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { continue }
             runtime.exchangeImplementations(own, added)
-            originalHolder.withLock { $0 = added }
+            originalSlot.method = added
             hooked.entries.withLock { $0[key] = (own, tracking) }
         }
     }

@@ -135,12 +135,15 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
         ]
         for selector in DelegateSelectionCapture.selectors {
             methods.append((selector, "v@:@@", Implementation("-[AutoTrackDelegateProxy \(selector)]") { message throws(RuntimeError) in
-                guard let proxy = message.receiver as? DelegateProxy else { return .void }
-                return try DelegateSelectionCapture.selection(
-                    message: message, context: proxy.context, enabled: proxy.flag.isOn, capturedBy: proxy.capturedBy
-                ) { () throws(RuntimeError) -> RuntimeValue in
-                    guard let delegate = target(message) else { return .void }
+                // A released delegate: there is no original to run, so nothing to record.
+                guard let proxy = message.receiver as? DelegateProxy, let delegate = proxy.target else { return .void }
+                guard proxy.flag.isOn && proxy.context.isEnabled else {
                     return try message.runtime.send(delegate, message.selector, message.arguments)
+                }
+                return try DelegateSelectionCapture.selection(
+                    message: message, context: proxy.context, enabled: true, capturedBy: proxy.capturedBy
+                ) { () throws(RuntimeError) -> RuntimeValue in
+                    try message.runtime.send(delegate, message.selector, message.arguments)
                 }
             }))
         }

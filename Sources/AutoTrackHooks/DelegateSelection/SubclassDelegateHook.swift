@@ -74,19 +74,26 @@ public final class SubclassDelegateHook: DelegateSelectionHook {
         } else {
             let reported = try runtime.reportedClass(of: delegate) ?? base
             let created = try runtime.allocateClassPair(superclass: base, name: subclassName)
+            let target = ReportingTarget.target(on: created, current: .init(context: context, flag: flag, capturedBy: name))
             runtime.addMethod(to: created, Selectors.class, Implementation("-[\(subclassName) class]") { _ in .object(reported) }, types: "#@:")
             for selector in selectors {
                 runtime.addMethod(to: created, selector, Implementation("\(name) -[\(subclassName) \(selector)]") { message throws(RuntimeError) in
-                    try DelegateSelectionCapture.selection(
-                        message: message, context: context, enabled: flag.isOn, capturedBy: name
+                    // Not recording: straight to super, nothing allocated.
+                    guard target.isRecording else {
+                        return try message.runtime.sendSuper(message, from: created)
+                    }
+                    let current = target.current
+                    return try DelegateSelectionCapture.selection(
+                        message: message, context: current.context, enabled: true, capturedBy: current.capturedBy
                     ) { () throws(RuntimeError) -> RuntimeValue in
-                        try message.runtime.sendSuper(message.receiver, from: created, message.selector, message.arguments)
+                        try message.runtime.sendSuper(message, from: created)
                     }
                 }, types: "v@:@@")
             }
             try runtime.registerClassPair(created)
             subclass = created
         }
+        _ = ReportingTarget.target(on: subclass, current: .init(context: context, flag: flag, capturedBy: name))
         let previous = runtime.setClass(of: delegate, to: subclass)
         swizzled.entries.withLock { $0.append(.init(object: delegate, subclass: subclass, previous: previous)) }
     }

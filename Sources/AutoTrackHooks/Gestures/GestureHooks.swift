@@ -32,20 +32,28 @@ enum GestureTracking {
 
     /// The tracker object: a runtime object that remembers which context to report to.
     final class Tracker: RuntimeObject, @unchecked Sendable {
-        // Safe: immutable after creation; the context and flag are thread-safe.
-        let context: InteractionContext
-        let flag: MethodWrapper.EnabledFlag
-        let capturedBy: String
+        // Safe: the installation it reports for is behind a mutex; the rest is
+        // immutable.
+        struct Installation: @unchecked Sendable {
+            // Safe: the values are thread-safe classes and a string; only swapped whole.
+            let context: InteractionContext
+            let flag: MethodWrapper.EnabledFlag
+            let capturedBy: String
+        }
+        let installation: Mutex<Installation>
 
-        init(class cls: RuntimeClass, context: InteractionContext, flag: MethodWrapper.EnabledFlag, capturedBy: String) {
-            self.context = context
-            self.flag = flag
-            self.capturedBy = capturedBy
+        init(class cls: RuntimeClass, installation: Installation) {
+            self.installation = Mutex(installation)
             super.init(instanceOf: cls)
         }
 
+        var isActive: Bool { installation.withLock { $0.flag.isOn } }
+
         func recognized(_ recognizer: GestureRecognizerObject) {
-            guard flag.isOn else { return }
+            let current = installation.withLock { $0 }
+            let context = current.context
+            let capturedBy = current.capturedBy
+            guard current.flag.isOn else { return }
             let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
             guard recognizer.state == trigger else {
                 context.count(\.deduplicated)
@@ -72,8 +80,13 @@ enum GestureTracking {
     static func attach(to recognizer: GestureRecognizerObject, context: InteractionContext, flag: MethodWrapper.EnabledFlag, capturedBy: String) throws {
         guard recognizer.kind == .tap || recognizer.kind == .longPress else { return }
         let runtime = recognizer.host.runtime
-        if runtime.associatedObject(for: trackerKey, on: recognizer) != nil { return }
-        let tracker = Tracker(class: try trackerClass(in: runtime), context: context, flag: flag, capturedBy: capturedBy)
+        let installation = Tracker.Installation(context: context, flag: flag, capturedBy: capturedBy)
+        if let existing = runtime.associatedObject(for: trackerKey, on: recognizer) as? Tracker {
+            // One tracker per recognizer; a reinstall revives one whose hook was removed.
+            if !existing.isActive { existing.installation.withLock { $0 = installation } }
+            return
+        }
+        let tracker = Tracker(class: try trackerClass(in: runtime), installation: installation)
         runtime.setAssociatedObject(tracker, for: trackerKey, on: recognizer)
         recognizer.insertTargetFirst(tracker, action: action)
     }

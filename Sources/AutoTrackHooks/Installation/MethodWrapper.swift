@@ -124,11 +124,12 @@ public enum MethodWrapper {
             let wrapper = makeWrapper(original, flag)
             runtime.setImplementation(of: method, to: wrapper)
             let handle = HookHandle(name: name) { () throws(HookError) -> HookState in
+                // Whatever else holds the flag (trackers, proxies, subclasses) stops too.
+                flag.value.store(false, ordering: .releasing)
                 if method.implementation === wrapper {
                     runtime.setImplementation(of: method, to: original)
                     return .uninstalled
                 }
-                flag.value.store(false, ordering: .releasing)
                 return .passThrough
             }
             installations[key] = Installation(method: method, original: original, wrapper: wrapper, handle: handle, flag: flag)

@@ -65,6 +65,10 @@ public final class ApplicationSendActionHook: SendActionHook {
 /// The shared recording of both send-action hooks.
 enum SendActionCapture {
     static func record(context: InteractionContext, capturedBy: String, sender: RuntimeObject, action: RuntimeValue?, event: RuntimeValue) {
+        guard context.isEnabled else {
+            context.count(\.disabledSkips)
+            return
+        }
         let interaction: Interaction? = context.failOpen { () throws -> Interaction? in
             guard let control = sender as? ViewObject else { throw CaptureFailure.unexpectedReceiver }
             guard case .selector(let selector)? = action else { throw CaptureFailure.unexpectedArguments }

@@ -45,6 +45,11 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
     /// How far the list has scrolled.
     public internal(set) var contentOffset: Double = 0
 
+    deinit {
+        for cell in visibleCells.values { cell.list = nil }
+        for cells in reusePool.values { for cell in cells { cell.list = nil } }
+    }
+
     /// `tableView:didSelectRowAtIndexPath:` or `collectionView:didSelectItemAtIndexPath:`.
     public var didSelectSelector: Selector { role == .table ? ListSelectors.tableDidSelect : ListSelectors.collectionDidSelect }
 
@@ -78,8 +83,10 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
 public final class CellObject: ViewObject, @unchecked Sendable {
     // Safe by confinement to the UI thread.
 
-    /// The list showing the cell.
-    public internal(set) weak var list: ListViewObject?
+    /// The list showing the cell. Not reference counted (a weak reference would put
+    /// every retain of the list on the slow side-table path): set only while the list
+    /// shows or pools the cell, and cleared when the list is released.
+    public internal(set) unowned(unsafe) var list: ListViewObject?
     /// The content view, where apps put their subviews.
     public internal(set) var contentView: ViewObject!
 

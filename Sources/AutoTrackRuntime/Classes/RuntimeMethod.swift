@@ -49,6 +49,14 @@ public final class RuntimeMethod: @unchecked Sendable, CustomStringConvertible {
         return try implementation.body(message)
     }
 
+    /// Runs the implementation installed now with `message` — what a hook does to call
+    /// "the original" it holds as a method entity — without reference counting the
+    /// method or the implementation.
+    @inline(__always)
+    public func invokeImplementation(_ message: Message) throws(RuntimeError) -> RuntimeValue {
+        try RuntimeMethod.invoke(Unmanaged.passUnretained(self), message)
+    }
+
     /// `-[Class selector]` with the implementation's name.
     public var description: String { "\(owner.name) \(selector) → \(implementation.name)" }
 }

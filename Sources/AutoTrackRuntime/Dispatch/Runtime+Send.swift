@@ -47,7 +47,9 @@ extension Runtime {
         _ receiver: RuntimeObject, from staticClass: RuntimeClass, _ selector: Selector,
         _ arguments: consuming MessageArguments = MessageArguments()
     ) throws(RuntimeError) -> RuntimeValue {
-        guard let start = withLock({ _ in staticClass.superclassStorage }) else {
+        // A class's superclass is fixed when the class is allocated, so it is read
+        // without the lock.
+        guard let start = staticClass.superclassStorage else {
             return try forward(receiver, selector, arguments)
         }
         switch lookUp(selector, startingAt: start) {
@@ -56,6 +58,22 @@ extension Runtime {
                 method, Message(receiver: receiver, selector: selector, arguments: arguments, runtime: self))
         case .notImplemented, .miss:
             return try forward(receiver, selector, arguments)
+        }
+    }
+
+    /// Passes `message` on to `super` unchanged — same receiver, selector and arguments
+    /// — from the class whose code is handling it: `[super sameSelector:sameArgs]`
+    /// without building a new message.
+    @discardableResult
+    public func sendSuper(_ message: Message, from staticClass: RuntimeClass) throws(RuntimeError) -> RuntimeValue {
+        guard let start = staticClass.superclassStorage else {
+            return try forward(message.receiver, message.selector, message.arguments)
+        }
+        switch lookUp(message.selector, startingAt: start) {
+        case .found(let method):
+            return try RuntimeMethod.invoke(method, message)
+        case .notImplemented, .miss:
+            return try forward(message.receiver, message.selector, message.arguments)
         }
     }
 

@@ -1,0 +1,138 @@
+import AutoTrackEvents
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackProperties
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Foundation
+
+/// `bench hooks`: per delegate technique, a hooked `didSelect…` call against the
+/// unhooked call in the same runtime, with tracking disabled and enabled; the same for
+/// the send-action hook; and the cost of one interaction capture.
+struct HooksBenchmark {
+    final class DiscardingSink: InteractionSink {
+        func receive(_ interaction: Interaction) throws {}
+    }
+
+    struct Setup {
+        let host: ReferenceHost
+        let context: InteractionContext
+        let table: ListViewObject
+        let unhooked: RuntimeObject
+        let hooked: RuntimeObject?
+        /// The app's delegate, kept alive (lists and proxies hold it weakly).
+        let delegate: RuntimeObject
+    }
+
+    /// A host with the hook installed, a table, an unhooked delegate (never set on a
+    /// list) and the receiver the table actually calls for a hooked delegate.
+    private func setup(_ hook: (any InterceptionHookInstaller)?) throws -> Setup {
+        let host = try ReferenceHost()
+        let context = InteractionContext(sink: DiscardingSink())
+        if let hook { _ = try hook.install(on: host, context: context) }
+        for name in ["PlainDelegate", "HookedDelegate"] {
+            try host.defineClass(name, superclass: "NSObject", methods: [
+                (ListSelectors.tableDidSelect, "v@:@@", Implementation("-[\(name) didSelect]") { _ in .void }),
+            ])
+        }
+        let table = host.makeList("UITableView", content: ListContent(rowsPerSection: [10], cellClass: { _ in "UITableViewCell" }))
+        let screen = host.makeController("UIViewController")
+        screen.view.addSubview(table)
+        let unhooked = try host.runtime.allocate(try host.lookUpClass("PlainDelegate"))
+        let delegate = try host.runtime.allocate(try host.lookUpClass("HookedDelegate"))
+        table.setDelegate(delegate)
+        table.reloadData()
+        return Setup(
+            host: host, context: context, table: table, unhooked: unhooked, hooked: table.delegateForBenchmark ?? delegate,
+            delegate: delegate)
+    }
+
+    func run() -> BenchmarkReport {
+        do { return try measure() } catch {
+            return BenchmarkReport(group: "hooks", context: ["setup failed: \(error)"], sections: [])
+        }
+    }
+
+    private func measure() throws -> BenchmarkReport {
+        let calls = 100_000
+        let indexPath = IndexPath(row: 3, section: 0)
+        func selecting(_ setup: Setup, _ receiver: RuntimeObject, calls: Int) -> () -> Int {
+            let runtime = setup.host.runtime
+            let arguments = MessageArguments(.object(setup.table), .value(indexPath))
+            return {
+                var done = 0
+                for _ in 0..<calls where (try? runtime.send(receiver, ListSelectors.tableDidSelect, arguments)) != nil { done &+= 1 }
+                return done
+            }
+        }
+        var sections: [BenchmarkReport.Section] = []
+        var context: [String] = ["\(calls) calls per round with tracking disabled; enabled rounds make 1/100 as many (each captures a snapshot)"]
+        let harness = BenchmarkHarness()
+        for (label, hook) in [("method exchange", ExchangeDelegateHook() as any InterceptionHookInstaller),
+                              ("dynamic subclass", SubclassDelegateHook()), ("forwarding proxy", ProxyDelegateHook())] {
+            let setup = try setup(hook)
+            let hooked = setup.hooked!
+            setup.context.isEnabled = false
+            let disabled = harness.measure([
+                .init(name: "unhooked didSelect", operationsPerRun: calls, bytesPerRun: 0, body: selecting(setup, setup.unhooked, calls: calls)),
+                .init(name: "\(label), tracking disabled", operationsPerRun: calls, bytesPerRun: 0, body: selecting(setup, hooked, calls: calls)),
+            ])
+            setup.context.isEnabled = true
+            let enabled = harness.measure([
+                .init(name: "\(label), tracking enabled", operationsPerRun: calls / 100, bytesPerRun: 0,
+                      body: selecting(setup, hooked, calls: calls / 100)),
+            ])
+            let results = disabled + enabled
+            context.append(String(format: "%@: disabled %.2f× the unhooked call, enabled %.0f×", label,
+                                  results[1].nanosecondsPerOperation / results[0].nanosecondsPerOperation,
+                                  results[2].nanosecondsPerOperation / results[0].nanosecondsPerOperation))
+            sections.append(.init(title: "Delegate selection: \(label)", unit: "call", results: results,
+                                  baseline: "unhooked didSelect", showThroughput: false))
+        }
+
+        // Send-action: the hooked control method against the unhooked one (before install).
+        let app = try SampleApp()
+        let button = app.host.makeControl("UIButton", title: "Bench")
+        app.listScreen.view.addSubview(button)
+        let runtime = app.host.runtime
+        let sendArguments = MessageArguments(.selector("editTapped:"), .object(app.listScreen), .object(nil))
+        let sending: () -> Int = {
+            var done = 0
+            for _ in 0..<calls where (try? runtime.send(button, "sendAction:to:forEvent:", sendArguments)) != nil { done &+= 1 }
+            return done
+        }
+        let beforeHook = harness.measure([.init(name: "unhooked sendAction:to:forEvent:", operationsPerRun: calls, bytesPerRun: 0, body: sending)])
+        let sendContext = InteractionContext(sink: DiscardingSink())
+        _ = try ControlSendActionHook().install(on: app.host, context: sendContext)
+        sendContext.isEnabled = false
+        let afterHook = harness.measure([.init(name: "hooked, tracking disabled", operationsPerRun: calls, bytesPerRun: 0, body: sending)])
+        sections.append(.init(title: "Send-action (no event: never a click)", unit: "call", results: beforeHook + afterHook,
+                              baseline: "unhooked sendAction:to:forEvent:", showThroughput: false))
+
+        // One capture: snapshot of a cell and its screen, plus the interaction value.
+        let cell = app.table.cell(at: IndexPath(row: 5, section: 0))!
+        let captureContext = InteractionContext(sink: DiscardingSink())
+        let capture = harness.measure([
+            .init(name: "capture (cell snapshot + screen + interaction)", operationsPerRun: 2000, bytesPerRun: 0) {
+                var total = 0
+                for _ in 0..<2000 {
+                    let interaction = Interaction(
+                        point: .delegateSelection, element: captureContext.snapshot(of: cell),
+                        screen: app.listScreen.map(captureContext.snapshot(of:)),
+                        details: InteractionDetails(listPosition: ListPosition(section: 0, index: 5)), capturedBy: "bench")
+                    total &+= interaction.element?.properties.count ?? 0
+                }
+                return total
+            },
+        ])
+        sections.append(.init(title: "Interaction capture", unit: "capture", results: capture, baseline: capture[0].name, showThroughput: false))
+        return BenchmarkReport(group: "hooks", context: context, sections: sections)
+    }
+}
+
+extension ListViewObject {
+    /// The object the list actually calls: the delegate, or a proxy standing in for it.
+    var delegateForBenchmark: RuntimeObject? {
+        host.runtime.associatedObject(for: AssociationKey("AutoTrackHooks.delegateProxy"), on: self) as? RuntimeObject ?? delegate
+    }
+}

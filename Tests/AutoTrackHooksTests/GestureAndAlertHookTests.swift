@@ -1,0 +1,156 @@
+import AutoTrackEvents
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackProperties
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Testing
+
+@Suite("Gesture and alert-action hooks on the reference host")
+struct GestureAndAlertHookTests {
+    static let gestureStrategies: [any InterceptionHookInstaller] = [GestureTargetHook(), AddGestureRecognizerHook()]
+
+    /// An image view with a tap recognizer made after the hook is installed.
+    func tappableImage(_ fixture: Fixture, kind: String = "UITapGestureRecognizer", action: Selector = "bannerTapped:") throws -> ViewObject {
+        let image = fixture.host.makeView("UIImageView", frame: Rect(x: 0, y: 300, width: 100, height: 100))
+        image.imageName = "promo"
+        fixture.app.listScreen.view.addSubview(image)
+        image.addGestureRecognizer(try fixture.host.makeGestureRecognizer(kind, target: fixture.app.listScreen, action: action))
+        return image
+    }
+
+    @Test("rules 1-3: a tap is one click, recorded before the app's action runs once", arguments: gestureStrategies)
+    func tap(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let image = try tappableImage(fixture)
+        try fixture.host.driver.tap(gesturesOn: image)
+        #expect(fixture.app.log.all == ["click", "banner tap"])
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.point == .gesture)
+        #expect(click.details.gestureKind == "tap")
+        #expect(click.details.actionName == "bannerTapped:")
+        #expect(click.element?.typeName == "UIImageView")
+        #expect(click.screen?.typeName == "ViewController")
+    }
+
+    @Test("rule 2: a long press is one click (at began), not one per state", arguments: gestureStrategies)
+    func longPress(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let image = try tappableImage(fixture, kind: "UILongPressGestureRecognizer", action: "bannerPressed:")
+        try fixture.host.driver.longPress(image, changes: 3)
+        #expect(fixture.sink.count == 1)
+        #expect(fixture.app.log.all == ["click", "banner press began", "banner press changed", "banner press changed", "banner press changed", "banner press ended"])
+    }
+
+    @Test("rule 2: N targets on one recognizer are one click per recognition", arguments: gestureStrategies)
+    func manyTargets(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let image = try tappableImage(fixture)
+        image.gestureRecognizers[0].addTarget(fixture.app.listScreen, action: "editTapped:")
+        try fixture.host.driver.tap(gesturesOn: image)
+        try fixture.host.driver.tap(gesturesOn: image)
+        #expect(fixture.sink.count == 2)
+        #expect(fixture.app.log.all == ["click", "banner tap", "edit", "click", "banner tap", "edit"])
+    }
+
+    @Test("a recognizer created without initWithTarget: (storyboard) is tracked once targets are added", arguments: gestureStrategies)
+    func storyboardRecognizer(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let recognizer = try fixture.host.makeGestureRecognizer("UITapGestureRecognizer", target: nil, action: nil)
+        let view = fixture.host.makeView()
+        fixture.app.listScreen.view.addSubview(view)
+        view.addGestureRecognizer(recognizer)
+        recognizer.addTarget(fixture.app.listScreen, action: "bannerTapped:")
+        try fixture.host.driver.tap(gesturesOn: view)
+        #expect(fixture.app.log.all == ["click", "banner tap"])
+    }
+
+    @Test("rule 2: both gesture strategies stacked are one click; pan recognizers are left alone")
+    func stackedAndPan() throws {
+        let fixture = try Fixture()
+        try fixture.install(GestureTargetHook())
+        try fixture.install(AddGestureRecognizerHook())
+        try fixture.host.driver.tap(gesturesOn: try tappableImage(fixture))
+        #expect(fixture.sink.count == 1)
+        let pan = try fixture.host.makeGestureRecognizer("UIPanGestureRecognizer", target: fixture.app.listScreen, action: "bannerTapped:")
+        #expect(pan.targets.count == 1, "no tracking target on pans")
+    }
+
+    @Test("rule 6: after uninstalling, recognitions run the originals once and record nothing", arguments: gestureStrategies)
+    func uninstall(hook: any InterceptionHookInstaller) throws {
+        let fixture = try Fixture()
+        let handle = try fixture.install(hook)
+        let before = try tappableImage(fixture)
+        try handle.uninstall()
+        let after = try tappableImage(fixture)
+        try fixture.host.driver.tap(gesturesOn: before)
+        try fixture.host.driver.tap(gesturesOn: after)
+        #expect(fixture.app.log.all == ["banner tap", "banner tap"])
+        #expect(fixture.sink.count == 0)
+    }
+
+    // MARK: Alerts
+
+    @Test("rules 1-3: an alert action is one click carrying the alert, recorded before its handler runs once")
+    func alertAction() throws {
+        let fixture = try Fixture()
+        try fixture.install(AlertActionBlockHook())
+        let alert = try fixture.app.makeAlert()
+        try fixture.host.driver.present(alert, from: fixture.app.listScreen)
+        try fixture.host.driver.tapAlertAction(titled: "OK")
+        #expect(fixture.app.log.all == ["click", "alert ok"])
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.point == .alertAction)
+        #expect(click.details.alert == AlertContext(
+            controllerType: "UIAlertController", title: "退群", message: "確認退出群聊嗎？", actionTitle: "OK", actionStyle: "default"))
+        #expect(click.element?.properties["$element_content"] == "OK")
+        #expect(click.element?.properties["$alert_title"] == "退群")
+        #expect(click.screen?.typeName == "ViewController")
+        let path = try #require(click.element?.properties["$element_path"])
+        #expect(path.description.contains("_UIAlertControllerActionView"))
+    }
+
+    @Test("a nil handler still yields one click")
+    func nilHandler() throws {
+        let fixture = try Fixture()
+        try fixture.install(AlertActionBlockHook())
+        let alert = try fixture.host.makeAlert(title: "Note", message: "Saved")
+        try fixture.runtime.call(alert, "addAction:", try fixture.host.makeAlertAction(title: "OK", handler: nil))
+        try fixture.host.driver.present(alert, from: fixture.app.listScreen)
+        try fixture.host.driver.tapAlertAction(titled: "OK")
+        #expect(fixture.sink.count == 1)
+        #expect(fixture.sink.all[0].details.alert?.message == "Saved")
+    }
+
+    @Test("two alerts with the same action titles are told apart by their message and title")
+    func sameTitles() throws {
+        let fixture = try Fixture()
+        try fixture.install(AlertActionBlockHook())
+        for message in ["first", "second"] {
+            let alert = try fixture.host.makeAlert(title: "Confirm", message: message)
+            try fixture.runtime.call(alert, "addAction:", try fixture.host.makeAlertAction(title: "OK", handler: nil))
+            try fixture.host.driver.present(alert, from: fixture.app.listScreen)
+            try fixture.host.driver.tapAlertAction(titled: "OK")
+        }
+        #expect(fixture.sink.all.map { $0.details.alert?.message } == ["first", "second"])
+        let ids = fixture.sink.all.compactMap { $0.element?.properties["$element_id"] }
+        #expect(ids.count == 2 && ids[0] != ids[1], "the alert is part of the element identity")
+    }
+
+    @Test("rule 6: after uninstalling, new actions run their handler once and record nothing; installing twice is once")
+    func alertUninstall() throws {
+        let fixture = try Fixture()
+        let first = try fixture.install(AlertActionBlockHook())
+        #expect(try fixture.install(AlertActionBlockHook()) === first)
+        try first.uninstall()
+        let alert = try fixture.app.makeAlert()
+        try fixture.host.driver.present(alert, from: fixture.app.listScreen)
+        try fixture.host.driver.tapAlertAction(titled: "Cancel")
+        #expect(fixture.app.log.all == ["alert cancel"])
+        #expect(fixture.sink.count == 0)
+    }
+}

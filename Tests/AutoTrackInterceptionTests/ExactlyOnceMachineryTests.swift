@@ -1,0 +1,124 @@
+import AutoTrackEvents
+import AutoTrackInterception
+import AutoTrackProperties
+import Dispatch
+import Synchronization
+import Testing
+
+final class CollectingSink: InteractionSink {
+    let received = Mutex<[Interaction]>([])
+    func receive(_ interaction: Interaction) throws { received.withLock { $0.append(interaction) } }
+    var count: Int { received.withLock { $0.count } }
+}
+
+final class Token {}
+
+@Suite("The exactly-once machinery")
+struct ExactlyOnceMachineryTests {
+    @Test("the re-entrancy guard: nested entry of one key is not outermost; other keys and threads are independent")
+    func reentrancy() {
+        let guardian = ReentrancyGuard()
+        let a = Token(), b = Token()
+        let keyA = InteractionKey("select", objects: [a], numbers: [0, 5])
+        let keyB = InteractionKey("select", objects: [b], numbers: [0, 5])
+        var seen: [Bool] = []
+        guardian.withKey(keyA) { outer in
+            seen.append(outer)
+            guardian.withKey(keyA) { seen.append($0) }
+            guardian.withKey(keyB) { seen.append($0) }
+            // Another thread (async: `sync` would run the block on this thread).
+            let done = DispatchSemaphore(value: 0)
+            let otherThreadSaw = Mutex(false)
+            DispatchQueue.global().async {
+                guardian.withKey(keyA) { outermost in otherThreadSaw.withLock { $0 = outermost } }
+                done.signal()
+            }
+            done.wait()
+            seen.append(otherThreadSaw.withLock { $0 })
+        }
+        guardian.withKey(keyA) { seen.append($0) }
+        #expect(seen == [true, false, true, true, true])
+    }
+
+    @Test("the re-entrancy guard releases its key when the body throws")
+    func reentrancyThrowing() {
+        struct Failure: Error {}
+        let guardian = ReentrancyGuard()
+        let key = InteractionKey("k", objects: [])
+        #expect(throws: Failure.self) { try guardian.withKey(key) { _ throws(Failure) in throw Failure() } }
+        #expect(guardian.withKey(key) { $0 })
+    }
+
+    @Test("touch dedupe: one event and element pair records once; another event or element records; nil never")
+    func touches() {
+        let dedupe = TouchDeduplicator()
+        let event = Token(), other = Token(), control = Token(), control2 = Token()
+        #expect(dedupe.isFirstDispatch(event: event, element: control))
+        #expect(!dedupe.isFirstDispatch(event: event, element: control))
+        #expect(dedupe.isFirstDispatch(event: event, element: control2))
+        #expect(dedupe.isFirstDispatch(event: other, element: control))
+        #expect(!dedupe.isFirstDispatch(event: nil, element: control))
+    }
+
+    @Test("touch dedupe holds events weakly: a released event's address can never look old")
+    func touchesWeak() {
+        let dedupe = TouchDeduplicator(capacity: 2)
+        let control = Token()
+        for _ in 0..<100 {
+            let event = Token()
+            #expect(dedupe.isFirstDispatch(event: event, element: control))
+        }
+    }
+
+    @Test("the action filter", arguments: [
+        ("growingHookTouch_onClick:", true), ("_searchFieldBeginEditing", true), ("_searchFieldEndEditing", false),
+        ("buyTapped:", false), ("growing:", false),
+    ])
+    func filter(selector: String, ignored: Bool) {
+        #expect(ActionFilter.standard.ignores(selector) == ignored)
+    }
+
+    @Test("emit: disabled, filtered and failing sinks are counted, never thrown")
+    func emit() {
+        let sink = CollectingSink()
+        let context = InteractionContext(
+            sink: sink, exclusions: TrackingExclusions(elementTypes: ["UIStepper"], accessibilityIdentifiers: ["debug"]))
+        func click(type: String = "UIButton", id: String? = nil, action: String = "tap:", screen: String = "Home") -> Interaction {
+            Interaction(
+                point: .sendAction,
+                element: ElementSnapshot(typeName: type, typeHierarchy: [type, "UIControl"], role: .button, accessibilityIdentifier: id, properties: [:]),
+                screen: ScreenSnapshot(typeName: screen, typeHierarchy: [screen, "UIViewController"], properties: [:]),
+                details: InteractionDetails(actionName: action), capturedBy: "test")
+        }
+        context.emit(click())
+        context.emit(click(type: "UIStepper"))
+        context.emit(click(id: "debug"))
+        context.emit(click(action: "_private"))
+        context.emit(click(screen: "UINavigationController"))
+        context.isEnabled = false
+        context.emit(click())
+        context.isEnabled = true
+        #expect(sink.count == 1)
+        #expect(context.diagnostics.delivered == 1)
+        #expect(context.diagnostics.filtered == 4)
+        #expect(context.diagnostics.disabledSkips == 1)
+        #expect(context.failOpen { () throws -> Int? in throw ActionFilterFailure() } == nil)
+        #expect(context.diagnostics.bookkeepingFailures == 1)
+    }
+
+    struct ActionFilterFailure: Error {}
+
+    @Test("a hook handle uninstalls once, and reports its state")
+    func handle() throws {
+        let calls = Mutex(0)
+        let handle = HookHandle(name: "h") { () throws(HookError) -> HookState in
+            calls.withLock { $0 += 1 }
+            return .uninstalled
+        }
+        #expect(handle.state == .installed)
+        try handle.uninstall()
+        try handle.uninstall()
+        #expect(handle.state == .uninstalled)
+        #expect(calls.withLock { $0 } == 1)
+    }
+}
