@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
         .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
         .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks"]),
+        .library(name: "AutoTrackConformanceCore", targets: ["AutoTrackConformanceCore"]),
+        .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
     targets: [
@@ -61,12 +63,33 @@ let package = Package(
             dependencies: ["AutoTrackInterception", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
+        // The conformance kit: a pure engine, and a Swift Testing layer over it.
+        .target(
+            name: "AutoTrackConformanceCore",
+            dependencies: [
+                "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
+                "AutoTrackHooks",
+            ],
+            path: "Conformance/AutoTrackConformanceCore",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AutoTrackConformance",
+            dependencies: ["AutoTrackConformanceCore", "AutoTrackInterception"],
+            path: "Conformance/AutoTrackConformance",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "AutoTrackCLI",
             dependencies: [
                 "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI",
-                "AutoTrackInterception", "AutoTrackHooks",
+                "AutoTrackInterception", "AutoTrackHooks", "AutoTrackConformanceCore",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackConformanceTests",
+            dependencies: ["AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         .testTarget(

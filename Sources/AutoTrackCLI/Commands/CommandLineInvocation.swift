@@ -13,6 +13,7 @@ enum CommandLineInvocation {
     case version
     case bench(group: BenchmarkGroup, jsonOutput: String?)
     case snapshot(SnapshotCommand)
+    case conformance(ConformanceCommand)
 
     /// The subcommands, for `help`.
     static let usage = """
@@ -23,6 +24,9 @@ enum CommandLineInvocation {
           autotrack version                       Print the library version.
           autotrack bench <group> [--json FILE]   Run a benchmark group (use a release build:
                                                   swift run -c release autotrack bench <group>).
+          autotrack conformance [--json FILE] [--junit FILE] [--mutants]
+                                                  Run the conformance catalog against every built-in hook
+                                                  (or the kit's mutants) and print the matrix.
           autotrack snapshot [--screen S] [--style slash|hubble]
                                                   Print the sample app's screen as an element tree
                                                   with paths and ids (S: list, collection, settings, pages).
@@ -47,6 +51,8 @@ enum CommandLineInvocation {
             self = try Self.parseBench(rest)
         case "snapshot":
             self = try Self.parseSnapshot(rest)
+        case "conformance":
+            self = try Self.parseConformance(rest)
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
@@ -77,6 +83,27 @@ enum CommandLineInvocation {
         }
         guard let group else { throw UsageError(message: "'bench' needs a group") }
         return .bench(group: group, jsonOutput: jsonOutput)
+    }
+
+    private static func parseConformance(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
+        var json: String?
+        var junit: String?
+        var mutants = false
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--mutants":
+                mutants = true
+                index += 1
+            case "--json", "--junit":
+                guard index + 1 < arguments.count else { throw UsageError(message: "'\(arguments[index])' needs a file path") }
+                if arguments[index] == "--json" { json = arguments[index + 1] } else { junit = arguments[index + 1] }
+                index += 2
+            default:
+                throw UsageError(message: "unknown option '\(arguments[index])' for 'conformance'")
+            }
+        }
+        return .conformance(ConformanceCommand(jsonOutput: json, junitOutput: junit, mutants: mutants))
     }
 
     private static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
@@ -116,6 +143,8 @@ enum CommandLineInvocation {
             print("AutoTrack \(AutoTrackVersion.current)")
         case .snapshot(let command):
             print(try command.run())
+        case .conformance(let command):
+            return try command.run()
         case .bench(let group, let jsonOutput):
             let report = group.run()
             print(report.table())

@@ -2,6 +2,7 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackRuntime
+import Synchronization
 
 /// What the three delegate techniques share: which selectors they intercept, how they
 /// record a selection once, and the `setDelegate:` wrapping.
@@ -48,6 +49,65 @@ enum DelegateSelectionCapture {
         if let interaction { context.emit(interaction) }
     }
 
+    /// The object that actually implements `selector` for `delegate`: the delegate
+    /// itself, or — for a forwarding proxy such as RxCocoa's, which answers
+    /// `respondsToSelector:` but implements nothing — the object its
+    /// `forwardingTargetForSelector:` hands the message to (followed a few steps).
+    static func implementor(of selector: Selector, for delegate: RuntimeObject, runtime: Runtime) -> RuntimeObject? {
+        var current = delegate
+        for _ in 0..<4 {
+            if runtime.instancesRespond(of: current.realClass, to: selector) { return current }
+            guard (try? runtime.responds(current, to: selector)) == true,
+                  let next = (try? runtime.send(current, Selectors.forwardingTarget, [.selector(selector)]))?.object,
+                  next !== current
+            else { return nil }
+            current = next
+        }
+        return nil
+    }
+
+    /// Lists that were given a delegate while a delegate hook was installed, so that a
+    /// reinstall can hook their current delegates again.
+    final class SeenLists: Sendable {
+        struct Entry: @unchecked Sendable {
+            // Safe: only touched inside the mutex.
+            weak var list: ListViewObject?
+        }
+        let entries = Mutex<[Entry]>([])
+        private static let key = AssociationKey("AutoTrackHooks.seenLists")
+        private static let creation = Mutex<Void>(())
+
+        static func of(_ runtime: Runtime) -> SeenLists {
+            creation.withLock { _ in
+                if let existing = runtime.associatedObject(for: key, on: runtime.rootClass) as? SeenLists { return existing }
+                let created = SeenLists()
+                runtime.setAssociatedObject(created, for: key, on: runtime.rootClass)
+                return created
+            }
+        }
+
+        func note(_ list: ListViewObject) {
+            entries.withLock { entries in
+                entries.removeAll { $0.list == nil }
+                if !entries.contains(where: { $0.list === list }) { entries.append(Entry(list: list)) }
+            }
+        }
+
+        /// Sends `setDelegate:` again to every live list with its current delegate, so
+        /// that a freshly installed hook sees them.
+        func rehook(runtime: Runtime) {
+            for entry in entries.withLock({ $0 }) {
+                guard let list = entry.list, let delegate = list.delegate else { continue }
+                _ = try? runtime.send(list, "setDelegate:", MessageArguments(.object(unwrapped(delegate, runtime: runtime))))
+            }
+        }
+
+        /// A proxy of ours stands for its target.
+        private func unwrapped(_ delegate: RuntimeObject, runtime: Runtime) -> RuntimeObject {
+            (try? runtime.send(delegate, "autotrack_proxiedDelegate"))?.object ?? delegate
+        }
+    }
+
     /// Wraps `setDelegate:` of both list classes; `prepare` sees each new delegate and
     /// returns the object to hand to the original (the delegate itself, or a proxy).
     static func wrapSetDelegate(
@@ -62,6 +122,7 @@ enum DelegateSelectionCapture {
                         return try original.body(message)
                     }
                     let delegate = message.arguments[0].object
+                    SeenLists.of(message.runtime).note(list)
                     // Fail-open: if preparing fails, the app's delegate is set unchanged.
                     let handed = (try? prepare(list, delegate, flag)) ?? delegate
                     return try original.body(Message(

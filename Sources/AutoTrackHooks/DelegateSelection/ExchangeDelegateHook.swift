@@ -37,6 +37,7 @@ public final class ExchangeDelegateHook: DelegateSelectionHook {
                 return delegate
             }
         }
+        DelegateSelectionCapture.SeenLists.of(runtime).rehook(runtime: runtime)
         return HookHandle(name: name) { () throws(HookError) -> HookState in
             try setDelegate.uninstall()
             var passThrough = setDelegate.state == .passThrough
@@ -59,12 +60,14 @@ public final class ExchangeDelegateHook: DelegateSelectionHook {
         of delegate: RuntimeObject, runtime: Runtime, context: InteractionContext, flag: MethodWrapper.EnabledFlag,
         name: String, hooked: HookedClasses
     ) throws {
-        let cls = delegate.realClass
-        for selector in DelegateSelectionCapture.selectors where runtime.instancesRespond(of: cls, to: selector) {
+        for selector in DelegateSelectionCapture.selectors {
+            guard let implementor = DelegateSelectionCapture.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
+            let cls = implementor.realClass
             let key = "\(cls.name)|\(selector)"
             let target = ReportingTarget.target(on: cls, current: .init(context: context, flag: flag, capturedBy: name))
             if hooked.entries.withLock({ $0[key] != nil }) { continue }
             let swizzled = Selector("autotrack_\(cls.name)_\(selector)")
+            _ = target
             if let earlier = runtime.method(swizzled, in: cls), earlier.owner === cls,
                let own = runtime.method(selector, in: cls) {
                 // Hooked by an earlier installation; if that one was exchanged back, hook again.

@@ -87,6 +87,7 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
             }
             return setters + getters
         }
+        DelegateSelectionCapture.SeenLists.of(runtime).rehook(runtime: runtime)
         return HookHandle(name: name) { () throws(HookError) -> HookState in
             try group.uninstall()
             // Give every list whose delegate is still our proxy its own delegate back,
@@ -105,7 +106,6 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
 
     /// The proxy class of `runtime`: `AutoTrackDelegateProxy`, an `NSProxy` subclass.
     static func proxyClass(in runtime: Runtime) throws(HookError) -> RuntimeClass {
-        if let existing = runtime.lookUpClass("AutoTrackDelegateProxy") { return existing }
         @Sendable func target(_ message: Message) -> RuntimeObject? { (message.receiver as? DelegateProxy)?.target }
         var methods: [(Selector, String, Implementation)] = [
             (Selectors.respondsToSelector, "c@::", Implementation("-[AutoTrackDelegateProxy respondsToSelector:]") { message throws(RuntimeError) in
@@ -120,6 +120,9 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
                 return try message.runtime.send(delegate, Selectors.isKindOfClass, message.arguments)
             }),
             (Selectors.forwardingTarget, "@@::", Implementation("-[AutoTrackDelegateProxy forwardingTargetForSelector:]") { message in
+                .object(target(message))
+            }),
+            ("autotrack_proxiedDelegate", "@@:", Implementation("-[AutoTrackDelegateProxy autotrack_proxiedDelegate]") { message in
                 .object(target(message))
             }),
             (Selectors.methodSignature, "@@::", Implementation("-[AutoTrackDelegateProxy methodSignatureForSelector:]") { message throws(RuntimeError) in
@@ -147,12 +150,8 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
                 }
             }))
         }
-        do {
-            return try runtime.defineClass("AutoTrackDelegateProxy", superclass: runtime.proxyRootClass, methods: methods)
-        } catch .classNameTaken {
-            return runtime.lookUpClass("AutoTrackDelegateProxy")!
-        } catch {
-            throw .runtimeRefused("defining AutoTrackDelegateProxy: \(error)")
+        return try HookClasses.named("AutoTrackDelegateProxy", in: runtime) { () throws(RuntimeError) -> RuntimeClass in
+            try runtime.defineClass("AutoTrackDelegateProxy", superclass: runtime.proxyRootClass, methods: methods)
         }
     }
 }

@@ -39,10 +39,16 @@ public final class SubclassDelegateHook: DelegateSelectionHook {
         let swizzled = Swizzled()
         let setDelegate = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
             try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { _, delegate, flag in
-                if let delegate { try Self.subclass(delegate, runtime: runtime, context: context, flag: flag, name: name, swizzled: swizzled) }
+                if let delegate {
+                    // A forwarding proxy (RxCocoa-style) implements nothing: subclass the object it forwards to.
+                    let implementor = DelegateSelectionCapture.selectors.lazy
+                        .compactMap { DelegateSelectionCapture.implementor(of: $0, for: delegate, runtime: runtime) }.first
+                    if let implementor { try Self.subclass(implementor, runtime: runtime, context: context, flag: flag, name: name, swizzled: swizzled) }
+                }
                 return delegate
             }
         }
+        DelegateSelectionCapture.SeenLists.of(runtime).rehook(runtime: runtime)
         return HookHandle(name: name) { () throws(HookError) -> HookState in
             try setDelegate.uninstall()
             var passThrough = setDelegate.state == .passThrough

@@ -13,9 +13,8 @@ enum GestureTracking {
 
     /// The tracker class of `runtime`, created on first use.
     static func trackerClass(in runtime: Runtime) throws(HookError) -> RuntimeClass {
-        if let existing = runtime.lookUpClass("AutoTrackGestureTracker") { return existing }
-        do {
-            return try runtime.defineClass("AutoTrackGestureTracker", methods: [
+        try HookClasses.named("AutoTrackGestureTracker", in: runtime) { () throws(RuntimeError) -> RuntimeClass in
+            try runtime.defineClass("AutoTrackGestureTracker", methods: [
                 (action, "v@:@", Implementation("-[AutoTrackGestureTracker autotrack_gestureRecognized:]") { message in
                     guard let tracker = message.receiver as? Tracker,
                           let recognizer = message.arguments.first?.object as? GestureRecognizerObject else { return .void }
@@ -23,10 +22,6 @@ enum GestureTracking {
                     return .void
                 }),
             ])
-        } catch .classNameTaken {
-            return runtime.lookUpClass("AutoTrackGestureTracker")!
-        } catch {
-            throw .runtimeRefused("defining AutoTrackGestureTracker: \(error)")
         }
     }
 
@@ -54,6 +49,8 @@ enum GestureTracking {
             let context = current.context
             let capturedBy = current.capturedBy
             guard current.flag.isOn else { return }
+            // No app target left: the tap runs no app code, so it is not a click.
+            guard recognizer.targets.contains(where: { $0.action != action && $0.target != nil }) else { return }
             let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
             guard recognizer.state == trigger else {
                 context.count(\.deduplicated)
@@ -87,8 +84,45 @@ enum GestureTracking {
             return
         }
         let tracker = Tracker(class: try trackerClass(in: runtime), installation: installation)
+        Trackers.of(runtime).note(tracker)
         runtime.setAssociatedObject(tracker, for: trackerKey, on: recognizer)
         recognizer.insertTargetFirst(tracker, action: action)
+    }
+}
+
+/// Every tracker attached in a runtime, so that a reinstall can revive those whose
+/// hook was removed.
+final class Trackers: Sendable {
+    struct Entry: @unchecked Sendable {
+        // Safe: only touched inside the mutex.
+        weak var tracker: GestureTracking.Tracker?
+    }
+    let entries = Mutex<[Entry]>([])
+    private static let key = AssociationKey("AutoTrackHooks.gestureTrackers")
+    private static let creation = Mutex<Void>(())
+
+    static func of(_ runtime: Runtime) -> Trackers {
+        creation.withLock { _ in
+            if let existing = runtime.associatedObject(for: key, on: runtime.rootClass) as? Trackers { return existing }
+            let created = Trackers()
+            runtime.setAssociatedObject(created, for: key, on: runtime.rootClass)
+            return created
+        }
+    }
+
+    func note(_ tracker: GestureTracking.Tracker) {
+        entries.withLock { entries in
+            entries.removeAll { $0.tracker == nil }
+            entries.append(Entry(tracker: tracker))
+        }
+    }
+
+    /// Points every inactive tracker at `installation`.
+    func revive(_ installation: GestureTracking.Tracker.Installation) {
+        for entry in entries.withLock({ $0 }) {
+            guard let tracker = entry.tracker, !tracker.isActive else { continue }
+            tracker.installation.withLock { $0 = installation }
+        }
     }
 }
 
@@ -109,10 +143,12 @@ public final class GestureTargetHook: GestureHook {
         guard let cls = host.runtime.lookUpClass("UIGestureRecognizer") else { throw .missingTarget("UIGestureRecognizer") }
         let name = self.name
         let runtime = host.runtime
-        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        let revivingFlag = Mutex<MethodWrapper.EnabledFlag?>(nil)
+        let handle = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
             try ["initWithTarget:action:", "addTarget:action:"].map { (selector: Selector) throws(HookError) -> HookHandle in
                 try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: selector) { original, flag in
-                    Implementation("\(name) -[UIGestureRecognizer \(selector)]") { message throws(RuntimeError) in
+                    revivingFlag.withLock { $0 = flag }
+                    return Implementation("\(name) -[UIGestureRecognizer \(selector)]") { message throws(RuntimeError) in
                         let result = try original.body(message)
                         if flag.isOn, let recognizer = message.receiver as? GestureRecognizerObject {
                             _ = context.failOpen { () throws -> Void? in
@@ -125,6 +161,10 @@ public final class GestureTargetHook: GestureHook {
                 }
             }
         }
+        if let flag = revivingFlag.withLock({ $0 }) {
+            Trackers.of(runtime).revive(.init(context: context, flag: flag, capturedBy: name))
+        }
+        return handle
     }
 }
 
@@ -142,8 +182,10 @@ public final class AddGestureRecognizerHook: GestureHook {
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         guard let cls = host.runtime.lookUpClass("UIView") else { throw .missingTarget("UIView") }
         let name = self.name
-        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "addGestureRecognizer:") { original, flag in
-            Implementation("\(name) -[UIView addGestureRecognizer:]") { message throws(RuntimeError) in
+        let revivingFlag = Mutex<MethodWrapper.EnabledFlag?>(nil)
+        let handle = try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "addGestureRecognizer:") { original, flag in
+            revivingFlag.withLock { $0 = flag }
+            return Implementation("\(name) -[UIView addGestureRecognizer:]") { message throws(RuntimeError) in
                 let result = try original.body(message)
                 if flag.isOn, let recognizer = message.arguments.first?.object as? GestureRecognizerObject {
                     _ = context.failOpen { () throws -> Void? in
@@ -154,5 +196,9 @@ public final class AddGestureRecognizerHook: GestureHook {
                 return result
             }
         }
+        if let flag = revivingFlag.withLock({ $0 }) {
+            Trackers.of(host.runtime).revive(.init(context: context, flag: flag, capturedBy: name))
+        }
+        return handle
     }
 }

@@ -67,3 +67,21 @@ final class MethodSlot: @unchecked Sendable {
     // after. Unowned without counting: the runtime keeps every method alive.
     unowned(unsafe) var method: RuntimeMethod?
 }
+
+/// Creates a class the hooks need (a tracker, a proxy) once per runtime, even when
+/// several threads install at the same time.
+enum HookClasses {
+    private static let creation = Mutex<Void>(())
+
+    /// The registered class named `name`, defined by `define` if it does not exist yet.
+    static func named(_ name: String, in runtime: Runtime, define: () throws(RuntimeError) -> RuntimeClass) throws(HookError) -> RuntimeClass {
+        try creation.withLock { (_: inout Void) throws(HookError) -> RuntimeClass in
+            if let existing = runtime.lookUpClass(name) { return existing }
+            do {
+                return try define()
+            } catch {
+                throw .runtimeRefused("defining \(name): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+public import AutoTrackConformanceCore
+public import Testing
+
+/// Runs `scenario` against `subject` and records one Swift Testing issue per
+/// violation, at the caller's source location.
+///
+/// ```swift
+/// @Test(arguments: ScenarioCatalog.scenarios(for: .delegateSelection))
+/// func myDelegateHookConforms(scenario: Scenario) {
+///     expectConformance(myHookSubject, scenario: scenario)
+/// }
+/// ```
+public func expectConformance(
+    _ subject: ConformanceSubject, scenario: Scenario, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard scenario.applies(to: subject.point) else { return }
+    let outcome = Conformance.run(scenario, against: subject)
+    for violation in outcome.violations {
+        Issue.record(Comment(rawValue: "\(subject.name): \(violation)"), sourceLocation: sourceLocation)
+    }
+    if let error = outcome.error {
+        Issue.record(Comment(rawValue: "\(subject.name): \(scenario.id) could not run: \(error)"), sourceLocation: sourceLocation)
+    }
+}
+
+/// The failure `requireConformance(_:scenarios:)` throws: every violation.
+public struct ConformanceFailure: Error, CustomStringConvertible {
+    /// The report with the failures.
+    public let report: ConformanceReport
+
+    /// The failed scenarios and their violations.
+    public var description: String { report.table }
+}
+
+/// Runs `scenarios` against `subject` and throws a ``ConformanceFailure`` listing
+/// every violation — usable from XCTest (`XCTAssertNoThrow(try requireConformance(…))`)
+/// or any other harness.
+public func requireConformance(_ subject: ConformanceSubject, scenarios: [Scenario] = ScenarioCatalog.all) throws {
+    let report = Conformance.evaluate(subject, scenarios: scenarios)
+    if !report.passed { throw ConformanceFailure(report: report) }
+}
+
+extension Scenario: CustomTestStringConvertible {
+    /// `ID title`, the name Swift Testing shows for a scenario argument.
+    public var testDescription: String { "\(id) \(title)" }
+}
+
+extension ConformanceSubject: CustomTestStringConvertible {
+    /// The hook's name.
+    public var testDescription: String { name }
+}

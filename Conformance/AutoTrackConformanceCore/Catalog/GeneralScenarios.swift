@@ -1,0 +1,229 @@
+import AutoTrackEvents
+import AutoTrackInterception
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Scenarios that hold at every interception point, run through the point's
+/// ``PointFixture``.
+enum GeneralScenarios {
+    static func fixture(_ run: ScenarioRun) -> PointFixture { PointFixture.of(run.subject.point) }
+
+    static let all: [Scenario] = [
+        Scenario(
+            id: "GEN-01", point: nil, title: "baseline: one user action",
+            failure: "Hooks that skip or repeat the original, or record nothing, on the simplest action.",
+            rules: [.originalOnce, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            try run.install()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
+        },
+        Scenario(
+            id: "GEN-02", point: nil, title: "the interaction is recorded before the original runs",
+            failure: "Tracking after the original: a click is ordered after the screen view its action opens.",
+            rules: [.recordThenForward]
+        ) { run in
+            let fixture = fixture(run)
+            try run.install()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            let order = run.log.all.filter { $0 == "click" || $0 == fixture.original }
+            run.expect(.recordThenForward, "order of click and original", expected: ["click", fixture.original], observed: order)
+        },
+        Scenario(
+            id: "GEN-03", point: nil, title: "installed twice: takes effect once",
+            failure: "SDK set-up called twice (app and a plugin) doubles every event.",
+            rules: [.lifecycle, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            try run.install()
+            try run.install()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
+        },
+        Scenario(
+            id: "GEN-04", point: nil, title: "installed from 8 threads at once: exactly one takes effect",
+            failure: "Racing `dispatch_once`-less swizzles from several threads double-swizzle or undo each other.",
+            rules: [.lifecycle, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            let group = DispatchGroup()
+            let failures = Atomic<Int>(0)
+            for _ in 0..<8 {
+                group.enter()
+                let thread = Thread {
+                    do { _ = try run.subject.install(on: run.host, context: run.context) } catch { failures.add(1, ordering: .relaxed) }
+                    group.leave()
+                }
+                thread.start()
+            }
+            group.wait()
+            run.expect(.lifecycle, "failed installs", expected: 0, observed: failures.load(ordering: .relaxed))
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
+        },
+        Scenario(
+            id: "GEN-05", point: nil, title: "uninstalled: the original behaviour is back",
+            failure: "Unhooking leaves a dangling wrapper that still records, or breaks the method.",
+            rules: [.lifecycle, .originalOnce]
+        ) { run in
+            let fixture = fixture(run)
+            let handle = try run.install()
+            try handle.uninstall()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 0)
+        },
+        Scenario(
+            id: "GEN-06", point: nil, title: "uninstalled after use, then reinstalled",
+            failure: "Reinstalling after an uninstall (user opt-out, opt-in) records nothing or twice.",
+            rules: [.lifecycle, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            let handle = try run.install()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            try handle.uninstall()
+            try fixture.trigger(run)
+            try run.install()
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 3, interactions: 2)
+        },
+        foreign(id: "GEN-07", style: "exchange", before: true,
+                failure: "Another SDK's method exchange installed first: ours must wrap it, not bypass it."),
+        foreign(id: "GEN-08", style: "exchange", before: false,
+                failure: "Another SDK exchanging the same method after ours must still reach our wrapper and the original."),
+        foreign(id: "GEN-09", style: "replace", before: true,
+                failure: "An IMP-replacing hook (Aspects-style) installed first."),
+        foreign(id: "GEN-10", style: "replace", before: false,
+                failure: "An IMP-replacing hook installed after ours captures our wrapper as its original."),
+        Scenario(
+            id: "GEN-11", point: nil, title: "ours uninstalled while another library's hook sits on top",
+            failure: "Restoring the saved IMP blindly removes the other library's hook installed after ours.",
+            rules: [.lifecycle, .originalOnce]
+        ) { run in
+            let fixture = fixture(run)
+            let handle = try run.install()
+            for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, prefix: "other", runtime: run.runtime, log: run.log) }
+            try handle.uninstall()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 0)
+            if triggerCallsHookedMethod(run.subject) {
+                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: run.log.count("other"))
+            }
+        },
+        Scenario(
+            id: "GEN-12", point: nil, title: "three hooks stacked: ours between two other libraries'",
+            failure: "Several analytics SDKs in one app (GrowingIO, Sensors, Firebase) on the same method.",
+            rules: [.lifecycle, .originalOnce, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, prefix: "first", runtime: run.runtime, log: run.log) }
+            try run.install()
+            for hooked in run.subject.hookedMethods { OtherLibraryHooks.replace(hooked, name: "third", runtime: run.runtime, log: run.log) }
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
+            if triggerCallsHookedMethod(run.subject) {
+                run.expect(.lifecycle, "calls of the first library", expected: 1, observed: run.log.count("first"))
+                run.expect(.lifecycle, "calls of the third library", expected: 1, observed: run.log.count("third"))
+            }
+        },
+        Scenario(
+            id: "GEN-13", point: nil, title: "a sink that throws",
+            failure: "An exception in the tracking path (full disk, bad JSON) aborts the user's tap.",
+            rules: [.failOpen, .originalOnce]
+        ) { run in
+            let failing = try run.variant(sink: FailingSink())
+            let fixture = fixture(failing)
+            try failing.install()
+            try fixture.prepare(failing)
+            try fixture.trigger(failing)
+            run.expect(.failOpen, "calls of \(fixture.original)", expected: 1, observed: failing.log.count(fixture.original))
+        },
+        Scenario(
+            id: "GEN-14", point: nil, title: "tracking disabled at run time",
+            failure: "A user opts out: hooks must stop recording without breaking or repeating anything.",
+            rules: [.originalOnce, .filters]
+        ) { run in
+            let fixture = fixture(run)
+            try run.install()
+            try fixture.prepare(run)
+            run.context.isEnabled = false
+            try fixture.trigger(run)
+            run.context.isEnabled = true
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 2, interactions: 1)
+        },
+        Scenario(
+            id: "GEN-15", point: nil, title: "1 000 user actions in a row",
+            failure: "Counters that drift: state left behind by one action affects the next.",
+            rules: [.originalOnce, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            try run.install()
+            try fixture.prepare(run)
+            for _ in 0..<1000 { try fixture.trigger(run) }
+            run.expectCounts(original: fixture.original, originals: 1000, interactions: 1000)
+        },
+        Scenario(
+            id: "GEN-16", point: nil, title: "the original sees its own selector",
+            failure: "Exchange-based hooks run the original under the swizzled name, breaking code that checks `_cmd`.",
+            rules: [.transparency]
+        ) { run in
+            let fixture = fixture(run)
+            var probed = run.subject.hookedMethods
+            if run.subject.point == .delegateSelection {
+                probed.append(.init("MyTableDelegate", "tableView:didSelectRowAtIndexPath:"))
+            }
+            for hooked in probed { OtherLibraryHooks.selectorProbe(hooked, runtime: run.runtime, log: run.log) }
+            try run.install()
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            let seen = Set(run.log.all.filter { $0.hasPrefix("cmd ") })
+            let allowed = Set(probed.map { "cmd \($0.selector)" })
+            run.expect(.transparency, "selectors the originals ran with", expected: [String](), observed: seen.subtracting(allowed).sorted())
+        },
+    ]
+
+    /// Whether one user action at the subject's point calls the hooked method itself
+    /// (rather than only at set-up, like `addGestureRecognizer:` or `setDelegate:`).
+    static func triggerCallsHookedMethod(_ subject: ConformanceSubject) -> Bool {
+        subject.point == .sendAction || subject.point == .screenView
+    }
+
+    static func foreign(id: String, style: String, before: Bool, failure: String) -> Scenario {
+        Scenario(
+            id: id, point: nil, title: "another library's \(style)-style hook installed \(before ? "before" : "after") ours",
+            failure: failure, rules: [.lifecycle, .originalOnce, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            let hookOthers = {
+                for hooked in run.subject.hookedMethods {
+                    if style == "exchange" {
+                        OtherLibraryHooks.exchange(hooked, prefix: "other", runtime: run.runtime, log: run.log)
+                    } else {
+                        OtherLibraryHooks.replace(hooked, name: "other", runtime: run.runtime, log: run.log)
+                    }
+                }
+            }
+            if before { hookOthers() }
+            try run.install()
+            if !before { hookOthers() }
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
+            if triggerCallsHookedMethod(run.subject) {
+                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: run.log.count("other"))
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+public import AutoTrackReferenceUI
+public import AutoTrackRuntime
+
+/// Hooks of other libraries, as they are commonly written, for coexistence scenarios.
+/// Each logs its name into the app's log whenever it fires, then calls what it wraps.
+public enum OtherLibraryHooks {
+    /// The method `hooked` names in `runtime`.
+    static func method(_ hooked: ConformanceSubject.HookedMethod, in runtime: Runtime) -> (RuntimeClass, RuntimeMethod)? {
+        guard var cls = runtime.lookUpClass(hooked.className) else { return nil }
+        if hooked.isClassMethod { cls = cls.metaclass }
+        guard let method = runtime.method(Selector(hooked.selector), in: cls) else { return nil }
+        return (cls, method)
+    }
+
+    /// The classic exchange style: add `<prefix>_<selector>` and exchange it with the
+    /// method (after giving the class its own copy when it only inherits it). The
+    /// wrapper calls "the original" through its prefixed selector. Returns the undo.
+    @discardableResult
+    public static func exchange(
+        _ hooked: ConformanceSubject.HookedMethod, prefix: String, runtime: Runtime, log: AppLog
+    ) -> (@Sendable () -> Void)? {
+        guard let (cls, found) = method(hooked, in: runtime) else { return nil }
+        let selector = Selector(hooked.selector)
+        let swizzled = Selector("\(prefix)_\(hooked.selector)")
+        if found.owner !== cls { runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
+        runtime.addMethod(to: cls, swizzled, Implementation("\(prefix) \(selector)") { message throws(RuntimeError) in
+            log.record(prefix)
+            return try message.runtime.send(message.receiver, swizzled, message.arguments)
+        }, types: found.typeEncoding)
+        guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { return nil }
+        runtime.exchangeImplementations(own, added)
+        return { runtime.exchangeImplementations(own, added) }
+    }
+
+    /// The implementation-replacing style (`method_setImplementation` keeping the old
+    /// `IMP`). Returns the undo, which restores blindly — as such libraries do.
+    @discardableResult
+    public static func replace(
+        _ hooked: ConformanceSubject.HookedMethod, name: String, runtime: Runtime, log: AppLog,
+        entry: @escaping @Sendable (Message) -> String = { _ in "" }
+    ) -> (@Sendable () -> Void)? {
+        guard let (cls, found) = method(hooked, in: runtime) else { return nil }
+        let selector = Selector(hooked.selector)
+        if found.owner !== cls { runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
+        guard let own = runtime.method(selector, in: cls) else { return nil }
+        let original = own.implementation
+        runtime.setImplementation(of: own, to: Implementation("\(name) \(selector)") { message throws(RuntimeError) in
+            let extra = entry(message)
+            log.record(extra.isEmpty ? name : extra)
+            return try original.body(message)
+        })
+        return { runtime.setImplementation(of: own, to: original) }
+    }
+
+    /// A selector probe: a replace-style wrapper logging `cmd <selector>` with the
+    /// selector the call arrived with, to see whether a hook renamed it.
+    @discardableResult
+    public static func selectorProbe(_ hooked: ConformanceSubject.HookedMethod, runtime: Runtime, log: AppLog) -> (@Sendable () -> Void)? {
+        replace(hooked, name: "probe", runtime: runtime, log: log) { message in "cmd \(message.selector)" }
+    }
+}

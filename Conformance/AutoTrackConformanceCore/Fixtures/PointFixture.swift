@@ -1,0 +1,99 @@
+public import AutoTrackInterception
+import AutoTrackProperties
+public import AutoTrackReferenceUI
+public import AutoTrackRuntime
+
+/// One user action at an interception point, on the sample app: how to build what it
+/// needs (after the hook is installed, as an app builds its UI after SDK setup), how
+/// to perform it, and what the original logs when it runs.
+public struct PointFixture: Sendable {
+    /// Builds the element (and resets the counts).
+    public let prepare: @Sendable (ScenarioRun) throws -> Void
+    /// Performs one user action.
+    public let trigger: @Sendable (ScenarioRun) throws -> Void
+    /// The log entry of the original the action runs.
+    public let original: String
+
+    /// The fixture of `point`.
+    public static func of(_ point: InterceptionPoint) -> PointFixture {
+        switch point {
+        case .sendAction: sendAction
+        case .gesture: gesture
+        case .alertAction: alertAction
+        case .delegateSelection: delegateSelection
+        case .screenView: screenView
+        }
+    }
+
+    static let sendAction = PointFixture(
+        prepare: { run in
+            let button = run.host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            run.app.listScreen.view.addSubview(button)
+            try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
+            run.objects["button"] = button
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in try run.host.driver.tap(run.objects["button"] as! ControlObject) },
+        original: "buy")
+
+    static let gesture = PointFixture(
+        prepare: { run in
+            let image = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
+            run.app.listScreen.view.addSubview(image)
+            image.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
+            run.objects["image"] = image
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in try run.host.driver.tap(gesturesOn: run.objects["image"] as! ViewObject) },
+        original: "banner tap")
+
+    static let alertAction = PointFixture(
+        prepare: { run in
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in
+            let alert = try run.app.makeAlert()
+            try run.host.driver.present(alert, from: run.app.listScreen)
+            try run.host.driver.tapAlertAction(titled: "OK")
+        },
+        original: "alert ok")
+
+    static let delegateSelection = PointFixture(
+        prepare: { run in
+            let delegate = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
+            let table = makeTable(run, delegate: delegate)
+            run.objects["delegate"] = delegate
+            run.objects["table"] = table
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in try run.host.driver.select(IndexPath(row: 2, section: 0), in: run.objects["table"] as! ListViewObject) },
+        original: "delegate select 0:2")
+
+    static let screenView = PointFixture(
+        prepare: { run in
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in
+            try run.host.driver.push(run.host.makeController("SettingsViewController", title: "Settings"), on: run.app.navigation)
+        },
+        original: "SettingsViewController viewDidAppear")
+
+    /// A table on the list screen with rows `Row 0` …, and `delegate`.
+    public static func makeTable(_ run: ScenarioRun, delegate: RuntimeObject?, rows: Int = 6) -> ListViewObject {
+        let host = run.host
+        let table = host.makeList("UITableView", content: ListContent(rowsPerSection: [rows], cellClass: { _ in "MyTableViewCell" }) { cell, indexPath in
+            let content: ViewObject = cell.contentView
+            if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
+            content.subviews[0].text = "Row \(indexPath.row)"
+        })
+        run.app.listScreen.view.addSubview(table)
+        table.setDelegate(delegate)
+        table.reloadData()
+        return table
+    }
+}

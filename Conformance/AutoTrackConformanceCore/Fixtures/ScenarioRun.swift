@@ -1,0 +1,127 @@
+public import AutoTrackEvents
+public import AutoTrackInterception
+public import AutoTrackProperties
+public import AutoTrackReferenceUI
+public import AutoTrackRuntime
+import Synchronization
+
+/// One execution of one scenario against one subject: a fresh sample app, a recording
+/// sink, the subject (installed on demand) and the checks made so far.
+public final class ScenarioRun: @unchecked Sendable {
+    // Safe by confinement: a run is driven by the one thread evaluating its scenario
+    // (scenarios that start threads join them before checking).
+
+    /// The scenario.
+    public let scenario: Scenario
+    /// The hook under test.
+    public let subject: ConformanceSubject
+    /// The app, fresh for this run.
+    public let app: SampleApp
+    /// The sink: records interactions, and logs `click` into the app's log so that the
+    /// order of clicks and originals is visible in one place.
+    public let sink: RecordingSink
+    /// The context the subject reports to.
+    public let context: InteractionContext
+    /// The handles of installations made through ``install()``.
+    public private(set) var handles: [HookHandle] = []
+    /// Fixture objects by name, kept alive for the run (targets and delegates are held
+    /// weakly by the host, as by UIKit).
+    public var objects: [String: AnyObject] = [:]
+    private(set) var violations: [Violation] = []
+
+    init(
+        scenario: Scenario, subject: ConformanceSubject, sink: (any InteractionSink)? = nil,
+        exclusions: TrackingExclusions = .standard
+    ) throws {
+        self.scenario = scenario
+        self.subject = subject
+        app = try SampleApp()
+        self.sink = RecordingSink(log: app.log)
+        context = InteractionContext(sink: sink ?? self.sink, exclusions: exclusions)
+    }
+
+    /// A second run of the same scenario and subject in a fresh app, with its own sink
+    /// or exclusions — for scenarios about the context itself.
+    public func variant(sink: (any InteractionSink)? = nil, exclusions: TrackingExclusions = .standard) throws -> ScenarioRun {
+        try ScenarioRun(scenario: scenario, subject: subject, sink: sink, exclusions: exclusions)
+    }
+
+    /// The text of a string property, or `none`.
+    public func text(_ value: PropertyValue?) -> String {
+        if case .string(let text)? = value { return text }
+        return value.map { "\($0)" } ?? "none"
+    }
+
+    /// Moves `other`'s violations into this run.
+    func adopt(_ other: ScenarioRun) { violations += other.violations }
+
+    /// The host.
+    public var host: ReferenceHost { app.host }
+    /// The runtime.
+    public var runtime: Runtime { app.host.runtime }
+    /// The app's log of originals (and `click` entries).
+    public var log: AppLog { app.log }
+    /// Interactions recorded so far.
+    public var clicks: Int { sink.count }
+
+    /// Installs the subject and keeps its handle.
+    @discardableResult
+    public func install() throws -> HookHandle {
+        let handle = try subject.install(on: host, context: context)
+        handles.append(handle)
+        return handle
+    }
+
+    /// Forgets every log entry and recorded interaction (after building a fixture).
+    public func resetCounts() {
+        log.clear()
+        sink.clear()
+    }
+
+    /// Records a violation of `rule` when `observed` differs from `expected`.
+    public func expect<T: Equatable>(_ rule: ContractRule, _ measure: String, expected: T, observed: T) {
+        guard expected != observed else { return }
+        violations.append(Violation(
+            scenarioID: scenario.id, rule: rule, measure: measure, expected: "\(expected)", observed: "\(observed)"))
+    }
+
+    /// Records a violation of `rule` when `condition` is false.
+    public func expectTrue(_ rule: ContractRule, _ measure: String, _ condition: Bool) {
+        expect(rule, measure, expected: true, observed: condition)
+    }
+
+    /// The standard exactly-once check: `original` logged `originals` times, and
+    /// `interactions` clicks recorded.
+    public func expectCounts(original: String, originals: Int, interactions: Int) {
+        expect(.originalOnce, "calls of \(original)", expected: originals, observed: log.count(original))
+        expect(.oneInteraction, "interactions", expected: interactions, observed: clicks)
+    }
+}
+
+/// A sink that records interactions and logs `click` into the app's log.
+public final class RecordingSink: InteractionSink {
+    private let recorded = Mutex<[Interaction]>([])
+    private let log: AppLog
+
+    /// Creates a sink logging into `log`.
+    public init(log: AppLog) { self.log = log }
+
+    /// Records and logs.
+    public func receive(_ interaction: Interaction) throws {
+        recorded.withLock { $0.append(interaction) }
+        log.record("click")
+    }
+
+    /// The interactions so far.
+    public var interactions: [Interaction] { recorded.withLock { $0 } }
+    /// How many.
+    public var count: Int { recorded.withLock { $0.count } }
+    /// Forgets them.
+    public func clear() { recorded.withLock { $0.removeAll() } }
+}
+
+/// A sink that always throws.
+final class FailingSink: InteractionSink {
+    struct Failure: Error {}
+    func receive(_ interaction: Interaction) throws { throw Failure() }
+}

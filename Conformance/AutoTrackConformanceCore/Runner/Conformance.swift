@@ -1,0 +1,48 @@
+import AutoTrackInterception
+
+/// Runs scenarios against hooks.
+public enum Conformance {
+    /// Runs every scenario of `scenarios` that applies to `subject`'s point, each in a
+    /// fresh sample app, and reports every outcome and violation. A scenario that throws
+    /// is an error outcome, not a crash.
+    public static func evaluate(_ subject: ConformanceSubject, scenarios: [Scenario] = ScenarioCatalog.all) -> ConformanceReport {
+        var outcomes: [ScenarioOutcome] = []
+        for scenario in scenarios where scenario.applies(to: subject.point) {
+            outcomes.append(run(scenario, against: subject))
+        }
+        return ConformanceReport(subject: subject.name, point: subject.point.rawValue, outcomes: outcomes)
+    }
+
+    /// Runs one scenario.
+    public static func run(_ scenario: Scenario, against subject: ConformanceSubject) -> ScenarioOutcome {
+        do {
+            let run = try ScenarioRun(scenario: scenario, subject: subject)
+            try scenario.body(run)
+            return ScenarioOutcome(scenario: scenario, violations: run.violations, error: nil)
+        } catch {
+            return ScenarioOutcome(scenario: scenario, violations: [], error: "\(error)")
+        }
+    }
+}
+
+/// The result of one scenario for one subject.
+public struct ScenarioOutcome: Hashable, Sendable, Codable {
+    /// The scenario id.
+    public var scenarioID: String
+    /// The scenario title.
+    public var title: String
+    /// The broken expectations.
+    public var violations: [Violation]
+    /// Set when the scenario could not run to the end (a thrown error).
+    public var error: String?
+
+    init(scenario: Scenario, violations: [Violation], error: String?) {
+        scenarioID = scenario.id
+        title = scenario.title
+        self.violations = violations
+        self.error = error
+    }
+
+    /// Whether every expectation held.
+    public var passed: Bool { violations.isEmpty && error == nil }
+}

@@ -1,0 +1,41 @@
+import AutoTrackConformanceCore
+import Foundation
+
+/// `autotrack conformance`: the catalog against every built-in hook (or, with
+/// `--mutants`, against the kit's deliberately broken hooks), as a matrix.
+struct ConformanceCommand {
+    let jsonOutput: String?
+    let junitOutput: String?
+    let mutants: Bool
+
+    /// Prints the matrix and returns the exit status: 0 when every built-in hook passes
+    /// (or, with `--mutants`, when every mutant is caught by the scenarios naming it).
+    func run() throws -> Int32 {
+        let subjects = mutants ? Mutants.all.map(\.subject) : ConformanceSubject.builtIn
+        let scenarios = ScenarioCatalog.all
+        let reports = subjects.map { Conformance.evaluate($0, scenarios: scenarios) }
+        print(mutants ? "Mutant kill matrix (FAIL = the scenario caught the mutant)" : "Conformance of the built-in hooks")
+        print(ConformanceMatrix.text(reports, scenarios: scenarios))
+        if let jsonOutput {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(reports).write(to: URL(fileURLWithPath: jsonOutput))
+            print("Wrote \(jsonOutput)")
+        }
+        if let junitOutput {
+            try JUnitReport.xml(reports).write(toFile: junitOutput, atomically: true, encoding: .utf8)
+            print("Wrote \(junitOutput)")
+        }
+        if mutants {
+            var survivors: [String] = []
+            for (mutant, report) in zip(Mutants.all, reports) {
+                let missed = Set(mutant.caughtBy).subtracting(report.failedScenarioIDs)
+                if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.sorted().joined(separator: ", "))") }
+            }
+            print(survivors.isEmpty ? "every mutant is caught by the scenarios that name it" : survivors.joined(separator: "\n"))
+            return survivors.isEmpty ? 0 : 1
+        }
+        for report in reports where !report.passed { print("\n" + report.table) }
+        return reports.allSatisfy(\.passed) ? 0 : 1
+    }
+}

@@ -1,0 +1,94 @@
+import AutoTrackConformance
+import AutoTrackConformanceCore
+import AutoTrackInterception
+import Foundation
+import Testing
+
+@Suite("The conformance kit: catalog, built-in hooks, mutants, reports")
+struct ConformanceKitTests {
+    @Test("the catalog has at least 50 scenarios with unique, well-formed ids")
+    func catalog() {
+        let all = ScenarioCatalog.all
+        #expect(all.count >= 50)
+        #expect(Set(all.map(\.id)).count == all.count)
+        let prefixes: [InterceptionPoint?: String] = [
+            nil: "GEN-", .sendAction: "SA-", .gesture: "GR-", .alertAction: "AA-", .delegateSelection: "DS-", .screenView: "SV-",
+        ]
+        for scenario in all {
+            #expect(scenario.id.hasPrefix(prefixes[scenario.point]!), "\(scenario.id)")
+            #expect(!scenario.title.isEmpty && !scenario.failure.isEmpty && !scenario.rules.isEmpty)
+        }
+        for rule in ContractRule.allCases {
+            #expect(all.contains { $0.rules.contains(rule) }, "\(rule) is checked by some scenario")
+        }
+    }
+
+    @Test("every built-in hook passes every applicable scenario", arguments: ConformanceSubject.builtIn)
+    func builtInHookConforms(subject: ConformanceSubject) {
+        let report = Conformance.evaluate(subject)
+        #expect(report.outcomes.count == ScenarioCatalog.scenarios(for: subject.point).count)
+        let failures = report.table.split(separator: "\n").filter { !$0.hasPrefix("  pass") }.joined(separator: "\n")
+        #expect(report.passed, "\(failures)")
+    }
+
+    @Test("every mutant is caught by the scenarios that name it", arguments: Mutants.all.map(\.subject.name))
+    func mutantIsCaught(name: String) throws {
+        let mutant = try #require(Mutants.all.first { $0.subject.name == name })
+        let report = Conformance.evaluate(mutant.subject)
+        let failed = Set(report.failedScenarioIDs)
+        for id in mutant.caughtBy {
+            #expect(failed.contains(id), "\(name) must fail \(id); failed: \(failed.sorted())")
+        }
+    }
+
+    @Test("there is a mutant for every contract rule, and every mutant dies")
+    func mutantCoverage() {
+        var rulesKilled = Set<ContractRule>()
+        for mutant in Mutants.all {
+            for id in mutant.caughtBy {
+                ScenarioCatalog.scenario(id)?.rules.forEach { rulesKilled.insert($0) }
+            }
+        }
+        #expect(rulesKilled == Set(ContractRule.allCases), "rules without a mutant: \(Set(ContractRule.allCases).subtracting(rulesKilled))")
+        #expect(Mutants.all.count >= 12)
+    }
+
+    @Test("reports encode to JSON that decodes back, to JUnit XML and to a table")
+    func reports() throws {
+        let mutant = Mutants.all[0]
+        let report = Conformance.evaluate(mutant.subject, scenarios: [try #require(ScenarioCatalog.scenario("GEN-01"))])
+        #expect(!report.passed)
+        let decoded = try JSONDecoder().decode(ConformanceReport.self, from: try report.jsonData())
+        #expect(decoded == report)
+        let xml = JUnitReport.xml([report])
+        #expect(xml.contains(#"<testsuite name="mutant/send-action/skips-original" tests="1" failures="1">"#))
+        #expect(xml.contains("<failure message="))
+        #expect(report.table.contains("FAIL  GEN-01"))
+        let matrix = ConformanceMatrix.text([report], scenarios: [try #require(ScenarioCatalog.scenario("GEN-01"))])
+        #expect(matrix.contains("GEN-01") && matrix.contains("FAIL"))
+    }
+
+    @Test("XML escaping covers markup and control characters")
+    func xmlEscaping() {
+        let report = ConformanceReport(subject: "a<b>&\"c'", point: "gesture", outcomes: [])
+        #expect(JUnitReport.xml([report]).contains("a&lt;b&gt;&amp;&quot;c&apos;"))
+    }
+
+    @Test("requireConformance throws for a broken hook and not for a correct one")
+    func requireForXCTest() throws {
+        let gen01 = [try #require(ScenarioCatalog.scenario("GEN-01"))]
+        #expect(throws: ConformanceFailure.self) { try requireConformance(Mutants.all[0].subject, scenarios: gen01) }
+        try requireConformance(ConformanceSubject.builtIn[0], scenarios: gen01)
+    }
+}
+
+/// What an SDK author writes: the kit's Testing layer on their hook.
+@Suite("Proving a hook with expectConformance")
+struct ProvingAHook {
+    static let subject = ConformanceSubject.builtIn.first { $0.name == "delegate-selection/proxy" }!
+
+    @Test(arguments: ScenarioCatalog.scenarios(for: .delegateSelection))
+    func proxyDelegateHookConforms(scenario: Scenario) {
+        expectConformance(Self.subject, scenario: scenario)
+    }
+}
