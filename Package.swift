@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
         .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
         .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks"]),
+        .library(name: "AutoTrack", targets: ["AutoTrack"]),
+        .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
         .library(name: "AutoTrackConformanceCore", targets: ["AutoTrackConformanceCore"]),
         .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
@@ -63,6 +65,19 @@ let package = Package(
             dependencies: ["AutoTrackInterception", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "AutoTrack",
+            dependencies: [
+                "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "AutoTrackRuntime",
+                "AutoTrackReferenceUI", "AutoTrackHooks", "CZlib",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AutoTrackCollector",
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization"],
+            swiftSettings: strictSettings
+        ),
         // The conformance kit: a pure engine, and a Swift Testing layer over it.
         .target(
             name: "AutoTrackConformanceCore",
@@ -83,7 +98,7 @@ let package = Package(
             name: "AutoTrackCLI",
             dependencies: [
                 "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI",
-                "AutoTrackInterception", "AutoTrackHooks", "AutoTrackConformanceCore",
+                "AutoTrackInterception", "AutoTrackHooks", "AutoTrackConformanceCore", "AutoTrack", "AutoTrackCollector",
             ],
             swiftSettings: strictSettings
         ),

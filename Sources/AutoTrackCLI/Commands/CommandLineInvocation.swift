@@ -1,5 +1,6 @@
 import AutoTrackEvents
 import AutoTrackProperties
+import AutoTrackSerialization
 import Foundation
 
 /// A mistake in the command line, reported with usage advice and exit status 64.
@@ -14,12 +15,19 @@ enum CommandLineInvocation {
     case bench(group: BenchmarkGroup, jsonOutput: String?)
     case snapshot(SnapshotCommand)
     case conformance(ConformanceCommand)
+    case demo(DemoCommand)
+    case queueWriter(QueueWriterCommand)
 
     /// The subcommands, for `help`.
     static let usage = """
         autotrack — the AutoTrack analytics SDK core and conformance kit
 
         Usage:
+          autotrack demo [--out DIR] [--endpoint URL] [--format sensors-form|json]
+                                                  The main job: the sample app with automatic capture plays a
+                                                  scripted session; every event is printed; the queue and the
+                                                  delivered NDJSON go under DIR (default: a new temporary
+                                                  directory), or the events to a collector at URL.
           autotrack help                          Show this help.
           autotrack version                       Print the library version.
           autotrack bench <group> [--json FILE]   Run a benchmark group (use a release build:
@@ -53,6 +61,10 @@ enum CommandLineInvocation {
             self = try Self.parseSnapshot(rest)
         case "conformance":
             self = try Self.parseConformance(rest)
+        case "demo":
+            self = try Self.parseDemo(rest)
+        case "queue-writer":
+            self = try Self.parseQueueWriter(rest)
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
@@ -83,6 +95,48 @@ enum CommandLineInvocation {
         }
         guard let group else { throw UsageError(message: "'bench' needs a group") }
         return .bench(group: group, jsonOutput: jsonOutput)
+    }
+
+    /// Options as `--name value` pairs; flags listed in `flags` take no value.
+    private static func options(_ arguments: [String], command: String, known: Set<String>, flags: Set<String> = []) throws(UsageError) -> [String: String] {
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let name = arguments[index]
+            guard known.contains(name) || flags.contains(name) else { throw UsageError(message: "unknown option '\(name)' for '\(command)'") }
+            if flags.contains(name) {
+                values[name] = "true"
+                index += 1
+                continue
+            }
+            guard index + 1 < arguments.count else { throw UsageError(message: "'\(name)' needs a value") }
+            values[name] = arguments[index + 1]
+            index += 2
+        }
+        return values
+    }
+
+    private static func parseDemo(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
+        let values = try options(arguments, command: "demo", known: ["--out", "--endpoint", "--format"])
+        var format = CollectorWireFormat.sensorsForm
+        if let name = values["--format"] {
+            guard let parsed = CollectorWireFormat(rawValue: name) else {
+                throw UsageError(message: "unknown format '\(name)' (known: sensors-form, json)")
+            }
+            format = parsed
+        }
+        if let endpoint = values["--endpoint"], URL(string: endpoint)?.scheme == nil {
+            throw UsageError(message: "'\(endpoint)' is not a URL")
+        }
+        return .demo(DemoCommand(outputDirectory: values["--out"], endpoint: values["--endpoint"], wireFormat: format))
+    }
+
+    private static func parseQueueWriter(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
+        let values = try options(arguments, command: "queue-writer", known: ["--dir", "--count"], flags: ["--sync"])
+        guard let directory = values["--dir"], let count = Int(values["--count"] ?? "") else {
+            throw UsageError(message: "'queue-writer' needs --dir DIR and --count N")
+        }
+        return .queueWriter(QueueWriterCommand(directory: directory, count: count, sync: values["--sync"] != nil))
     }
 
     private static func parseConformance(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
@@ -144,6 +198,10 @@ enum CommandLineInvocation {
         case .snapshot(let command):
             print(try command.run())
         case .conformance(let command):
+            return try command.run()
+        case .demo(let command):
+            return try command.run()
+        case .queueWriter(let command):
             return try command.run()
         case .bench(let group, let jsonOutput):
             let report = group.run()

@@ -42,7 +42,7 @@ enum DelegateSelectionCapture {
             return Interaction(
                 point: .delegateSelection,
                 element: context.snapshot(of: element),
-                screen: (list.owningScreen ?? list.host.visibleController).map(context.snapshot(of:)),
+                screen: HookScreens.screen(for: list, context: context).map(context.snapshot(of:)),
                 details: InteractionDetails(listPosition: ListPosition(section: indexPath.section, index: indexPath.item)),
                 capturedBy: capturedBy)
         }

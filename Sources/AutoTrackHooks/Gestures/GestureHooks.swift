@@ -61,7 +61,7 @@ enum GestureTracking {
                 return Interaction(
                     point: .gesture,
                     element: context.snapshot(of: view),
-                    screen: (view.owningScreen ?? view.host.visibleController).map(context.snapshot(of:)),
+                    screen: HookScreens.screen(for: view, context: context).map(context.snapshot(of:)),
                     details: InteractionDetails(
                         actionName: recognizer.targets.first { $0.action != action }?.action.name,
                         gestureKind: recognizer.kind.rawValue),

@@ -88,7 +88,7 @@ enum SendActionCapture {
             return Interaction(
                 point: .sendAction,
                 element: context.snapshot(of: control, action: selector.name, searchText: searchText),
-                screen: (control.owningScreen ?? control.host.visibleController).map(context.snapshot(of:)),
+                screen: HookScreens.screen(for: control, context: context).map(context.snapshot(of:)),
                 details: InteractionDetails(actionName: selector.name),
                 capturedBy: capturedBy)
         }

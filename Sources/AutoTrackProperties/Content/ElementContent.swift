@@ -1,7 +1,8 @@
 /// The text an element shows, as `$element_content` (the Sensors tutorial's rule):
 ///
 /// - a hidden element, or one with alpha 0, has no content;
-/// - a label's or button's own text is its content (an empty title counts as set);
+/// - a label's or button's own text is its content (an empty title counts as set), and
+///   a segmented control's selected title;
 /// - a switch's content is `checked` or `unchecked`;
 /// - text fields, secure fields and search fields have none, and their children are
 ///   not read either — typed text is never captured;
@@ -37,7 +38,7 @@ public struct ElementContentExtractor: Sendable {
             return nil
         case .toggle:
             if let isOn = element.isOn { return isOn ? "checked" : "unchecked" }
-        case .label, .button:
+        case .label, .button, .segmentedControl:
             if let text = element.ownText { return text }
         default:
             break

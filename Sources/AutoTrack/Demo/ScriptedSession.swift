@@ -1,0 +1,90 @@
+import AutoTrackEvents
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+
+/// The scripted user session of the demo and the end-to-end tests: a walk through the
+/// sample app touching every interception point.
+public enum ScriptedSession {
+    /// One user action.
+    public struct Step: Sendable {
+        /// What the user does, in words.
+        public let description: String
+        /// The events the step must produce, in order.
+        public let expectedEvents: [String]
+        let perform: @Sendable (SampleApp, Tracker) throws -> Void
+    }
+
+    /// The steps, in order.
+    public static let steps: [Step] = [
+        Step(description: "launch the app on the product list", expectedEvents: ["$AppStart", "$AppViewScreen"]) { app, _ in
+            try app.launch()
+        },
+        Step(description: "tap Buy in the first cell", expectedEvents: ["$AppClick"]) { app, _ in
+            let buy = app.table.cell(at: IndexPath(row: 0, section: 0))!.contentView.subviews[1] as! ControlObject
+            try app.host.driver.tap(buy)
+        },
+        Step(description: "select the sixth row", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.select(IndexPath(row: 5, section: 0), in: app.table)
+        },
+        Step(description: "tap Edit in the navigation bar", expectedEvents: ["$AppClick"]) { app, _ in
+            let edit = app.navigation.navigationBar!.subviews.compactMap { $0 as? ControlObject }.first { $0.title == "Edit" }!
+            try app.host.driver.tap(edit)
+        },
+        Step(description: "tap the banner", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.tap(gesturesOn: app.bannerImage)
+        },
+        Step(description: "long-press the banner", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.longPress(app.bannerImage, changes: 2)
+        },
+        Step(description: "open Settings", expectedEvents: ["$AppViewScreen"]) { app, _ in
+            try app.host.driver.push(app.settingsScreen, on: app.navigation)
+        },
+        Step(description: "turn notifications on", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.tap(app.notificationsSwitch)
+        },
+        Step(description: "choose the Dark theme", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.select(segment: 1, of: app.themeSegments)
+        },
+        Step(description: "type a name and a password (never captured)", expectedEvents: []) { app, _ in
+            try app.host.driver.type("Ann", into: app.nameField)
+            try app.host.driver.type("secret", into: app.passwordField)
+        },
+        Step(description: "search for shoes", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.type("shoes", into: app.searchField)
+        },
+        Step(description: "go back to the list", expectedEvents: ["$AppViewScreen"]) { app, _ in
+            try app.host.driver.pop(app.navigation)
+        },
+        Step(description: "open the collection and select the third tile", expectedEvents: ["$AppViewScreen", "$AppClick"]) { app, _ in
+            try app.host.driver.push(app.collectionScreen, on: app.navigation)
+            try app.host.driver.select(IndexPath(item: 2, section: 0), in: app.collection)
+        },
+        Step(description: "answer OK in the leave-group alert", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.present(try app.makeAlert(), from: app.collectionScreen)
+            try app.host.driver.tapAlertAction(titled: "OK")
+        },
+        Step(description: "open the pages and swipe to page 2", expectedEvents: ["$AppViewScreen", "$AppViewScreen"]) { app, _ in
+            try app.host.driver.push(app.pagesScreen, on: app.navigation)
+            try app.host.driver.swipe(toPage: 2, in: app.pagesScreen)
+        },
+        Step(description: "go to the background and come back", expectedEvents: ["$AppEnd", "$AppStart", "$AppViewScreen"]) { app, _ in
+            app.host.driver.background()
+            app.host.driver.foreground()
+        },
+        Step(description: "check out (an event tracked in code)", expectedEvents: ["checkout"]) { _, tracker in
+            try tracker.track("checkout", properties: ["order_id": "A-1001", "amount": 59.9, "items": ["shoes", "socks"]])
+        },
+    ]
+
+    /// The events the whole session must produce, in order.
+    public static var expectedEvents: [String] { steps.flatMap(\.expectedEvents) }
+
+    /// Plays the session on `app` with `tracker` enabled on it, calling `onStep` before
+    /// each step.
+    public static func play(on app: SampleApp, tracker: Tracker, onStep: (Step) -> Void = { _ in }) throws {
+        for step in steps {
+            onStep(step)
+            try step.perform(app, tracker)
+        }
+    }
+}

@@ -1,0 +1,338 @@
+internal import CZlib
+public import Foundation
+import Synchronization
+
+/// Why the durable queue could not do what was asked.
+public enum QueueError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A file operation failed; the message says which and why.
+    case io(String)
+    /// A record is larger than the queue allows.
+    case recordTooLarge(bytes: Int, limit: Int)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .io(let message): "queue I/O failed: \(message)"
+        case .recordTooLarge(let bytes, let limit): "a record of \(bytes) bytes exceeds the \(limit)-byte limit"
+        }
+    }
+}
+
+/// Counters a queue reports.
+public struct QueueStatistics: Hashable, Sendable {
+    /// Records waiting to be sent.
+    public var pendingRecords: Int
+    /// Their payload bytes.
+    public var pendingBytes: Int
+    /// Records dropped, oldest first, to stay within the limits.
+    public var droppedOldest: Int
+    /// Complete records recovered from disk when the queue was opened.
+    public var recoveredRecords: Int
+    /// Bytes of torn or corrupt tails cut off during recovery.
+    public var truncatedBytes: Int
+}
+
+/// A durable, bounded FIFO of byte records: append-only segment files, each record
+/// framed as `length (UInt32 LE) · CRC-32 (UInt32 LE) · payload`.
+///
+/// - **Durability.** A record acknowledged by ``append(_:sync:)`` is in the file
+///   (with `sync`, on the disk); a crash at any moment loses at most the record being
+///   written. Opening a queue scans every segment, keeps every complete record whose
+///   CRC matches, and truncates a torn tail.
+/// - **Delivery.** Records leave only through ``remove(_:)``, after the transport has
+///   confirmed them; the read position is persisted (written to a temporary file and
+///   renamed over), so a crash never resends less than was unconfirmed.
+/// - **Bounds.** Past ``Limits/maximumRecords`` or ``Limits/maximumBytes``, the oldest
+///   records are dropped — counted in ``QueueStatistics/droppedOldest``, never silent.
+/// - **Threads.** Every method may be called from any thread; producers are serialised.
+public final class DurableQueue: Sendable {
+    /// The queue's bounds.
+    public struct Limits: Hashable, Sendable {
+        /// The most records kept.
+        public var maximumRecords: Int
+        /// The most payload bytes kept.
+        public var maximumBytes: Int
+        /// The size at which a segment file is closed and a new one started.
+        public var segmentBytes: Int
+        /// The largest single record.
+        public var maximumRecordBytes: Int
+
+        /// Creates limits.
+        public init(maximumRecords: Int = 100_000, maximumBytes: Int = 64 << 20, segmentBytes: Int = 1 << 20, maximumRecordBytes: Int = 1 << 20) {
+            self.maximumRecords = max(1, maximumRecords)
+            self.maximumBytes = max(1, maximumBytes)
+            self.segmentBytes = max(1024, segmentBytes)
+            self.maximumRecordBytes = max(16, maximumRecordBytes)
+        }
+    }
+
+    /// A record handed out by ``peek(_:)``, with the position that removes it.
+    public struct Record: Hashable, Sendable {
+        /// The payload.
+        public let payload: [UInt8]
+        let segment: Int
+        let endOffset: Int
+    }
+
+    private struct Entry {
+        let segment: Int
+        let offset: Int
+        let size: Int // payload bytes
+        var end: Int { offset + 8 + size }
+    }
+
+    private struct State {
+        var entries: [Entry] = []          // pending records, oldest first
+        var headIndex = 0                  // entries before this are consumed
+        var pendingBytes = 0
+        var writeSegment = 0
+        var writeHandle: FileHandle?
+        var writeOffset = 0
+        var statistics = QueueStatistics(pendingRecords: 0, pendingBytes: 0, droppedOldest: 0, recoveredRecords: 0, truncatedBytes: 0)
+    }
+
+    /// The directory holding the segments.
+    public let directory: URL
+    /// The bounds.
+    public let limits: Limits
+    private let state: Mutex<State>
+
+    /// Opens (or creates) the queue in `directory`, recovering what is on disk.
+    public init(directory: URL, limits: Limits = Limits()) throws(QueueError) {
+        self.directory = directory
+        self.limits = limits
+        state = Mutex(State())
+        try recover()
+    }
+
+    // MARK: Files
+
+    private func segmentURL(_ number: Int) -> URL {
+        directory.appendingPathComponent(String(format: "segment-%09d.log", number))
+    }
+
+    private var cursorURL: URL { directory.appendingPathComponent("cursor") }
+
+    private static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(truncatingIfNeeded: crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
+    }
+
+    private static func frame(_ payload: [UInt8]) -> [UInt8] {
+        var framed = [UInt8]()
+        framed.reserveCapacity(payload.count + 8)
+        let length = UInt32(payload.count)
+        let checksum = payload.withUnsafeBytes { crc($0) }
+        for shift in stride(from: 0, to: 32, by: 8) { framed.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) { framed.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
+        framed += payload
+        return framed
+    }
+
+    private static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+
+    /// Reads every segment, keeps complete records, truncates torn tails, and drops
+    /// what the persisted cursor says was already sent.
+    private func recover() throws(QueueError) {
+        let fileManager = FileManager.default
+        do {
+            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .io("creating \(directory.path): \(error)")
+        }
+        let names = ((try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }
+        let numbers = names.compactMap { Int($0.dropFirst("segment-".count).dropLast(".log".count)) }.sorted()
+        let cursor = readCursor()
+        var recovered = State()
+        for number in numbers {
+            let url = segmentURL(number)
+            guard let data = fileManager.contents(atPath: url.path) else { continue }
+            let bytes = [UInt8](data)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let length = Int(Self.readUInt32(bytes, offset))
+                let checksum = Self.readUInt32(bytes, offset + 4)
+                guard length <= limits.maximumRecordBytes, offset + 8 + length <= bytes.count else { break }
+                let valid = bytes[(offset + 8)..<(offset + 8 + length)].withUnsafeBytes { Self.crc($0) } == checksum
+                guard valid else { break }
+                let entry = Entry(segment: number, offset: offset, size: length)
+                if let cursor, (number, offset) < (cursor.segment, cursor.offset) {
+                    // Already confirmed sent.
+                } else {
+                    recovered.entries.append(entry)
+                    recovered.pendingBytes += length
+                }
+                offset = entry.end
+            }
+            if offset < bytes.count {
+                recovered.statistics.truncatedBytes += bytes.count - offset
+                if let handle = try? FileHandle(forWritingTo: url) {
+                    try? handle.truncate(atOffset: UInt64(offset))
+                    try? handle.close()
+                }
+            }
+            recovered.writeSegment = number
+            recovered.writeOffset = offset
+        }
+        recovered.statistics.recoveredRecords = recovered.entries.count
+        // Segments wholly before the cursor are gone for good.
+        if let cursor {
+            for number in numbers where number < cursor.segment { try? fileManager.removeItem(at: segmentURL(number)) }
+        }
+        if numbers.isEmpty { recovered.writeSegment = 1 }
+        let snapshot = recovered
+        state.withLock { $0 = snapshot }
+        try state.withLock { (state: inout State) throws(QueueError) in try openWriteSegment(&state) }
+    }
+
+    private func openWriteSegment(_ state: inout State) throws(QueueError) {
+        let url = segmentURL(state.writeSegment)
+        if !FileManager.default.fileExists(atPath: url.path) {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.seekToEnd()
+            state.writeHandle = handle
+            state.writeOffset = Int(try handle.offset())
+        } catch {
+            throw .io("opening \(url.lastPathComponent): \(error)")
+        }
+    }
+
+    private func readCursor() -> (segment: Int, offset: Int)? {
+        guard let text = try? String(contentsOf: cursorURL, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
+    private func writeCursor(_ state: State) throws(QueueError) {
+        let head = state.headIndex < state.entries.count
+            ? (state.entries[state.headIndex].segment, state.entries[state.headIndex].offset)
+            : (state.writeSegment, state.writeOffset)
+        let temporary = directory.appendingPathComponent("cursor.tmp")
+        do {
+            try Data("\(head.0) \(head.1)\n".utf8).write(to: temporary)
+            _ = try FileManager.default.replaceItemAt(cursorURL, withItemAt: temporary)
+        } catch {
+            throw .io("writing the cursor: \(error)")
+        }
+    }
+
+    // MARK: Operations
+
+    /// Appends records (one framed write per record) and returns when they are in the
+    /// file — with `sync`, after `fsync`. Drops the oldest records if the limits are
+    /// exceeded.
+    public func append(_ payloads: [[UInt8]], sync: Bool = false) throws(QueueError) {
+        try state.withLock { (state: inout State) throws(QueueError) in
+            for payload in payloads {
+                if payload.count > limits.maximumRecordBytes {
+                    throw .recordTooLarge(bytes: payload.count, limit: limits.maximumRecordBytes)
+                }
+                if state.writeOffset >= limits.segmentBytes {
+                    try? state.writeHandle?.close()
+                    state.writeSegment += 1
+                    try openWriteSegment(&state)
+                }
+                let framed = Self.frame(payload)
+                do {
+                    try state.writeHandle?.write(contentsOf: framed)
+                } catch {
+                    throw .io("appending: \(error)")
+                }
+                state.entries.append(Entry(segment: state.writeSegment, offset: state.writeOffset, size: payload.count))
+                state.writeOffset += framed.count
+                state.pendingBytes += payload.count
+            }
+            if sync {
+                do { try state.writeHandle?.synchronize() } catch { throw .io("fsync: \(error)") }
+            }
+            try enforceLimits(&state)
+        }
+    }
+
+    private func enforceLimits(_ state: inout State) throws(QueueError) {
+        var dropped = 0
+        while state.entries.count - state.headIndex > limits.maximumRecords || state.pendingBytes > limits.maximumBytes {
+            state.pendingBytes -= state.entries[state.headIndex].size
+            state.headIndex += 1
+            dropped += 1
+        }
+        if dropped > 0 {
+            state.statistics.droppedOldest += dropped
+            try consume(&state)
+        }
+    }
+
+    /// Up to `count` of the oldest pending records, left in the queue.
+    public func peek(_ count: Int) throws(QueueError) -> [Record] {
+        try state.withLock { (state: inout State) throws(QueueError) -> [Record] in
+            let available = state.entries[state.headIndex...].prefix(count)
+            guard !available.isEmpty else { return [] }
+            var records: [Record] = []
+            var handles: [Int: FileHandle] = [:]
+            defer { for handle in handles.values { try? handle.close() } }
+            for entry in available {
+                do {
+                    if handles[entry.segment] == nil { handles[entry.segment] = try FileHandle(forReadingFrom: segmentURL(entry.segment)) }
+                    let handle = handles[entry.segment]!
+                    try handle.seek(toOffset: UInt64(entry.offset + 8))
+                    let data = try handle.read(upToCount: entry.size) ?? Data()
+                    records.append(Record(payload: [UInt8](data), segment: entry.segment, endOffset: entry.end))
+                } catch {
+                    throw .io("reading segment \(entry.segment): \(error)")
+                }
+            }
+            return records
+        }
+    }
+
+    /// Removes `records` — which must be the oldest pending ones, as handed out by
+    /// ``peek(_:)`` — after the transport confirmed them.
+    public func remove(_ records: [Record]) throws(QueueError) {
+        guard let last = records.last else { return }
+        try state.withLock { (state: inout State) throws(QueueError) in
+            while state.headIndex < state.entries.count {
+                let entry = state.entries[state.headIndex]
+                if (entry.segment, entry.end) > (last.segment, last.endOffset) { break }
+                state.pendingBytes -= entry.size
+                state.headIndex += 1
+            }
+            try consume(&state)
+        }
+    }
+
+    /// Persists the head and deletes segments no longer needed.
+    private func consume(_ state: inout State) throws(QueueError) {
+        try writeCursor(state)
+        let headSegment = state.headIndex < state.entries.count ? state.entries[state.headIndex].segment : state.writeSegment
+        let obsolete = Set(state.entries[..<state.headIndex].map(\.segment)).filter { $0 < headSegment }
+        for segment in obsolete { try? FileManager.default.removeItem(at: segmentURL(segment)) }
+        if state.headIndex > 4096 || state.headIndex == state.entries.count {
+            state.entries.removeFirst(state.headIndex)
+            state.headIndex = 0
+        }
+    }
+
+    /// The counters now.
+    public var statistics: QueueStatistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.pendingRecords = state.entries.count - state.headIndex
+            statistics.pendingBytes = state.pendingBytes
+            return statistics
+        }
+    }
+
+    /// Closes the segment being written.
+    public func close() {
+        state.withLock { state in
+            try? state.writeHandle?.close()
+            state.writeHandle = nil
+        }
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,96 @@
+public import AutoTrackEvents
+public import AutoTrackInterception
+public import AutoTrackProperties
+public import AutoTrackSerialization
+public import Foundation
+
+/// When queued events are sent.
+public struct FlushPolicy: Hashable, Sendable {
+    /// Send as soon as this many events wait.
+    public var batchSize: Int
+    /// Also send on this period, if set.
+    public var interval: Duration?
+
+    /// Creates a policy.
+    public init(batchSize: Int = 50, interval: Duration? = .seconds(15)) {
+        self.batchSize = max(1, batchSize)
+        self.interval = interval
+    }
+}
+
+/// Where events go.
+public enum TransportChoice: Sendable {
+    /// NDJSON appended to a local file; needs no server.
+    case localFile(URL)
+    /// A collector over HTTP, in the given wire format.
+    case http(endpoint: URL, wireFormat: CollectorWireFormat, timeout: TimeInterval)
+    /// Any transport.
+    case custom(any Transport)
+}
+
+/// Everything a ``Tracker`` is configured with.
+public struct TrackerConfiguration: Sendable {
+    /// The device and app: the preset properties.
+    public var device: DeviceInfo
+    /// The path style for `$element_path` and `$element_id`.
+    public var pathStyle: ViewPathStyle
+    /// Elements and screens automatic capture leaves alone.
+    public var exclusions: TrackingExclusions
+    /// Actions that are not clicks.
+    public var actionFilter: ActionFilter
+    /// When events are sent.
+    public var flushPolicy: FlushPolicy
+    /// Where the durable queue and the identity live.
+    public var storeDirectory: URL
+    /// Where events go.
+    public var transport: TransportChoice
+    /// The queue's bounds.
+    public var queueLimits: DurableQueue.Limits
+    /// Whether every queued write is synced to disk before `track` returns its work.
+    public var syncEachAppend: Bool
+    /// Event times.
+    public var clock: any TimestampSource
+    /// Event ids.
+    public var eventIDs: any EventIDGenerator
+    /// The validation rules.
+    public var rules: PropertyRules
+    /// The time zone of date properties, in seconds east of UTC.
+    public var dateOffsetSeconds: Int
+    /// Called on the worker thread with every event as it is queued (for logging and
+    /// the demo).
+    public var eventObserver: (@Sendable (Event) -> Void)?
+
+    /// Creates a configuration storing under `storeDirectory` and, by default, sending to
+    /// `events.ndjson` there.
+    public init(
+        storeDirectory: URL,
+        device: DeviceInfo = .current(appVersion: "1.0"),
+        transport: TransportChoice? = nil,
+        pathStyle: ViewPathStyle = .slash,
+        exclusions: TrackingExclusions = .standard,
+        actionFilter: ActionFilter = .standard,
+        flushPolicy: FlushPolicy = FlushPolicy(),
+        queueLimits: DurableQueue.Limits = DurableQueue.Limits(),
+        syncEachAppend: Bool = false,
+        clock: any TimestampSource = SystemTimestampSource(),
+        eventIDs: any EventIDGenerator = SystemRandomEventIDGenerator(),
+        rules: PropertyRules = .standard,
+        dateOffsetSeconds: Int = 0,
+        eventObserver: (@Sendable (Event) -> Void)? = nil
+    ) {
+        self.storeDirectory = storeDirectory
+        self.device = device
+        self.transport = transport ?? .localFile(storeDirectory.appendingPathComponent("events.ndjson"))
+        self.pathStyle = pathStyle
+        self.exclusions = exclusions
+        self.actionFilter = actionFilter
+        self.flushPolicy = flushPolicy
+        self.queueLimits = queueLimits
+        self.syncEachAppend = syncEachAppend
+        self.clock = clock
+        self.eventIDs = eventIDs
+        self.rules = rules
+        self.dateOffsetSeconds = dateOffsetSeconds
+        self.eventObserver = eventObserver
+    }
+}

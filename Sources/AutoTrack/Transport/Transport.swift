@@ -1,0 +1,187 @@
+public import AutoTrackEvents
+public import AutoTrackSerialization
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// What a transport made of one batch.
+public enum DeliveryResult: Hashable, Sendable {
+    /// The receiver stored the batch: remove it from the queue.
+    case accepted
+    /// A temporary failure (5xx, 408, 429, network): keep the batch, try again later.
+    case retryLater(reason: String)
+    /// A permanent refusal (other 4xx): the batch can never be delivered; drop it,
+    /// counted.
+    case rejected(reason: String)
+}
+
+/// Delivers batches of events. Called from the tracker's worker thread, one batch at a
+/// time.
+public protocol Transport: Sendable {
+    /// Sends one batch and says what became of it.
+    func deliver(_ events: [Event]) -> DeliveryResult
+}
+
+/// The embedded default: appends every batch as NDJSON to a local file and syncs it.
+/// Needs no server.
+public struct LocalFileTransport: Transport {
+    /// The NDJSON file.
+    public let file: URL
+    private let encoder: EventJSONEncoder
+
+    /// Creates a transport writing to `file`, with dates in the time zone `offsetSeconds`.
+    public init(file: URL, dateOffsetSeconds: Int = 0) {
+        self.file = file
+        encoder = EventJSONEncoder(dateOffsetSeconds: dateOffsetSeconds)
+    }
+
+    /// Appends the batch.
+    public func deliver(_ events: [Event]) -> DeliveryResult {
+        let bytes = encoder.encodeNDJSON(events)
+        do {
+            if !FileManager.default.fileExists(atPath: file.path) {
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+            }
+            let handle = try FileHandle(forWritingTo: file)
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+            return .accepted
+        } catch {
+            return .retryLater(reason: "writing \(file.lastPathComponent): \(error)")
+        }
+    }
+}
+
+/// Exponential backoff with jitter for retrying temporary failures.
+public struct RetryPolicy: Sendable {
+    /// Tries per batch, the first included.
+    public var maximumAttempts: Int
+    /// The first delay.
+    public var initialDelay: Duration
+    /// The longest delay.
+    public var maximumDelay: Duration
+    /// Jitter: each delay is multiplied by a random factor in `1 - jitter … 1 + jitter`.
+    public var jitter: Double
+
+    /// Creates a policy.
+    public init(maximumAttempts: Int = 5, initialDelay: Duration = .milliseconds(200), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.jitter = min(max(jitter, 0), 1)
+    }
+
+    /// The delay before attempt `attempt` (1 is the first retry), with `random` in 0…1.
+    public func delay(beforeRetry attempt: Int, random: Double) -> Duration {
+        let exponent = Double(max(0, attempt - 1))
+        let base = min(Double(initialDelay.components.seconds) + Double(initialDelay.components.attoseconds) / 1e18, 1e6)
+        let maximum = Double(maximumDelay.components.seconds) + Double(maximumDelay.components.attoseconds) / 1e18
+        let raw = min(base * pow(2, exponent), maximum)
+        let factor = 1 - jitter + 2 * jitter * min(max(random, 0), 1)
+        return .nanoseconds(Int64(raw * factor * 1e9))
+    }
+}
+
+/// Sends batches over HTTP to a collector, in either wire format, through
+/// Foundation's `URLSession` (FoundationNetworking on Linux).
+///
+/// 2xx accepts the batch; 5xx, 408, 429 and network errors (including the timeout)
+/// are retried with exponential backoff and jitter, up to the policy's attempts, then
+/// left in the queue; any other status rejects the batch (counted by the tracker).
+/// A batch is never reported accepted unless the collector said so.
+public final class HTTPTransport: Transport {
+    /// The collector URL.
+    public let endpoint: URL
+    /// The body format.
+    public let wireFormat: CollectorWireFormat
+    /// The per-request timeout.
+    public let timeout: TimeInterval
+    /// The retry policy.
+    public let retryPolicy: RetryPolicy
+    private let encoder: EventJSONEncoder
+    private let session: URLSession
+    private let sleep: @Sendable (Duration) -> Void
+    private let random: Mutex<SplitMix64>
+    private let counters = Mutex<(requests: Int, retries: Int)>((0, 0))
+
+    /// Creates a transport. `sleep` and `seed` are injectable so tests run fast and
+    /// deterministically.
+    public init(
+        endpoint: URL, wireFormat: CollectorWireFormat = .sensorsForm, timeout: TimeInterval = 10,
+        retryPolicy: RetryPolicy = RetryPolicy(), seed: UInt64 = 0x5EED,
+        sleep: @escaping @Sendable (Duration) -> Void = { duration in Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
+    ) {
+        self.endpoint = endpoint
+        self.wireFormat = wireFormat
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        encoder = EventJSONEncoder()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        session = URLSession(configuration: configuration)
+        self.sleep = sleep
+        random = Mutex(SplitMix64(seed: seed))
+    }
+
+    /// Requests made and retries, so far.
+    public var requestCounts: (requests: Int, retries: Int) { counters.withLock { $0 } }
+
+    /// Sends the batch, retrying temporary failures.
+    public func deliver(_ events: [Event]) -> DeliveryResult {
+        let body: [UInt8]
+        do {
+            body = try wireFormat.body(for: events, encoder: encoder)
+        } catch {
+            return .rejected(reason: "encoding the batch: \(error)")
+        }
+        var last = DeliveryResult.retryLater(reason: "not attempted")
+        for attempt in 1...retryPolicy.maximumAttempts {
+            if attempt > 1 {
+                counters.withLock { $0.retries += 1 }
+                let unit = random.withLock { Double($0.next() >> 11) / Double(1 << 53) }
+                sleep(retryPolicy.delay(beforeRetry: attempt - 1, random: unit))
+            }
+            last = post(body)
+            if case .retryLater = last { continue }
+            return last
+        }
+        return last
+    }
+
+    private func post(_ body: [UInt8]) -> DeliveryResult {
+        counters.withLock { $0.requests += 1 }
+        var request = URLRequest(url: endpoint, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue(wireFormat.contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body)
+        let outcome = Mutex<DeliveryResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { _, response, error in
+            let result: DeliveryResult
+            if let error {
+                result = .retryLater(reason: "network: \(error.localizedDescription)")
+            } else if let status = (response as? HTTPURLResponse)?.statusCode {
+                switch status {
+                case 200..<300: result = .accepted
+                case 408, 429, 500..<600: result = .retryLater(reason: "HTTP \(status)")
+                default: result = .rejected(reason: "HTTP \(status)")
+                }
+            } else {
+                result = .retryLater(reason: "no HTTP response")
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+            task.cancel()
+            return .retryLater(reason: "timed out after \(timeout) s")
+        }
+        return outcome.withLock { $0 } ?? .retryLater(reason: "no outcome")
+    }
+}

@@ -1,0 +1,78 @@
+import AutoTrackProperties
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackReferenceUI
+import AutoTrackSerialization
+import Foundation
+import Synchronization
+
+/// `autotrack demo`: the sample app with automatic capture, a scripted session, each
+/// event printed as it is queued, the queue and the delivered NDJSON written under
+/// `--out`, or sent to `--endpoint`.
+struct DemoCommand {
+    let outputDirectory: String?
+    let endpoint: String?
+    let wireFormat: CollectorWireFormat
+
+    func run() throws -> Int32 {
+        let directory = outputDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-demo-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = directory.appendingPathComponent("events.ndjson")
+        let transport: TransportChoice = endpoint.flatMap(URL.init(string:)).map { .http(endpoint: $0, wireFormat: wireFormat, timeout: 10) }
+            ?? .localFile(output)
+        let pretty = EventJSONEncoder(layout: .pretty, dateOffsetSeconds: TimeZone.current.secondsFromGMT())
+        let printed = Mutex(0)
+        let configuration = TrackerConfiguration(
+            storeDirectory: directory.appendingPathComponent("store"),
+            device: .current(appVersion: "1.0", screenWidth: 390, screenHeight: 844),
+            transport: transport,
+            flushPolicy: FlushPolicy(batchSize: 20, interval: nil),
+            dateOffsetSeconds: TimeZone.current.secondsFromGMT(),
+            eventObserver: { event in
+                printed.withLock { $0 += 1 }
+                print(pretty.encodeToString(event))
+            })
+        let tracker = try Tracker(configuration: configuration)
+        // As an app does: start the SDK first, then build the UI.
+        let host = try ReferenceHost()
+        try tracker.enableAutoTrack(on: host)
+        let app = try SampleApp(host: host)
+        print("AutoTrack demo — store: \(directory.path)\n")
+        try ScriptedSession.play(on: app, tracker: tracker) { step in
+            tracker.waitUntilQueued()
+            print("\n▶ \(step.description)")
+        }
+        tracker.waitUntilQueued()
+        let report = tracker.flush()
+        tracker.shutdown()
+        let diagnostics = tracker.diagnostics
+        print("""
+
+            \(printed.withLock { $0 }) events: \(diagnostics.queued) queued, \(report.delivered) delivered now (\(diagnostics.delivered) in all), \
+            \(diagnostics.queue.pendingRecords) still queued\(report.deferred ? " (the collector was unavailable)" : "")
+            queue:     \(directory.appendingPathComponent("store/queue").path)
+            delivered: \(endpoint ?? output.path)
+            """)
+        return report.deferred ? 1 : 0
+    }
+}
+
+/// `autotrack queue-writer --dir D --count N`: appends numbered records to a durable
+/// queue, printing each number once its append returned — the child process of the
+/// crash-safety test, which kills it at random moments.
+struct QueueWriterCommand {
+    let directory: String
+    let count: Int
+    let sync: Bool
+
+    func run() throws -> Int32 {
+        let queue = try DurableQueue(directory: URL(fileURLWithPath: directory), limits: .init(segmentBytes: 64 << 10))
+        for number in 0..<count {
+            let payload = Array("record \(number) ".utf8) + [UInt8](repeating: UInt8(number % 251), count: 100 + number % 400)
+            try queue.append([payload], sync: sync)
+            FileHandle.standardOutput.write(Data("\(number)\n".utf8))
+        }
+        return 0
+    }
+}
