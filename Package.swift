@@ -103,6 +103,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "AutoTrackTests",
+            dependencies: ["AutoTrack", "AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackReferenceUI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackCollectorTests",
+            dependencies: ["AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "AutoTrackConformanceTests",
             dependencies: ["AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
             swiftSettings: strictSettings

@@ -148,8 +148,16 @@ public final class LocalCollector: Sendable {
             if headerEnd == nil, let range = findHeaderEnd(buffer) {
                 headerEnd = range
                 let headers = String(decoding: buffer[0..<range], as: UTF8.self)
-                for line in headers.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-                    contentLength = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                for line in headers.split(separator: "\r\n") {
+                    let lowered = line.lowercased()
+                    if lowered.hasPrefix("content-length:") {
+                        contentLength = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                    }
+                    if lowered.hasPrefix("expect:"), lowered.contains("100-continue") {
+                        // Clients (libcurl) wait for this before sending a large body.
+                        var interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                        _ = interim.withUnsafeMutableBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    }
                 }
             }
             if let end = headerEnd, buffer.count >= end + 4 + contentLength {

@@ -16,7 +16,7 @@ public enum ScriptedSession {
 
     /// The steps, in order.
     public static let steps: [Step] = [
-        Step(description: "launch the app on the product list", expectedEvents: ["$AppStart", "$AppViewScreen"]) { app, _ in
+        Step(description: "launch the app on the product list", expectedEvents: ["$AppViewScreen"]) { app, _ in
             try app.launch()
         },
         Step(description: "tap Buy in the first cell", expectedEvents: ["$AppClick"]) { app, _ in
@@ -76,8 +76,11 @@ public enum ScriptedSession {
         },
     ]
 
-    /// The events the whole session must produce, in order.
-    public static var expectedEvents: [String] { steps.flatMap(\.expectedEvents) }
+    /// The events enabling automatic capture produces before the first step.
+    public static let initialEvents = ["$AppStart"]
+
+    /// The events the whole session must produce, in order, from enabling on.
+    public static var expectedEvents: [String] { initialEvents + steps.flatMap(\.expectedEvents) }
 
     /// Plays the session on `app` with `tracker` enabled on it, calling `onStep` before
     /// each step.

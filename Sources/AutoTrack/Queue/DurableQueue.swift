@@ -1,4 +1,9 @@
 internal import CZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 public import Foundation
 import Synchronization
 
@@ -214,10 +219,11 @@ public final class DurableQueue: Sendable {
         let temporary = directory.appendingPathComponent("cursor.tmp")
         do {
             try Data("\(head.0) \(head.1)\n".utf8).write(to: temporary)
-            _ = try FileManager.default.replaceItemAt(cursorURL, withItemAt: temporary)
         } catch {
             throw .io("writing the cursor: \(error)")
         }
+        // rename(2) replaces the old cursor atomically: a crash leaves the old or the new.
+        guard rename(temporary.path, cursorURL.path) == 0 else { throw .io("renaming the cursor: errno \(errno)") }
     }
 
     // MARK: Operations

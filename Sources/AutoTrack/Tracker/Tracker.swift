@@ -163,18 +163,34 @@ public final class Tracker: Sendable {
         let checked = try configuration.rules.validated(properties, report: &report)
         let time = configuration.clock.now()
         let repairs = report
+        let context = callContext()
         worker.async { [self] in
-            enqueue(name: eventName, time: time, method: .code, autotrack: [:], caller: checked, report: repairs)
+            enqueue(name: eventName, time: time, context: context, method: .code, autotrack: [:], caller: checked, report: repairs)
         }
+    }
+
+    /// Who an event is about and its super properties, taken on the caller's thread at
+    /// the moment of the call — a `logout()` right after `track` does not change it.
+    struct CallContext: Sendable {
+        let identity: Identity
+        let superProperties: Properties
+    }
+
+    private func callContext() -> CallContext {
+        let (identity, supers, dynamic) = state.withLock { ($0.identity, $0.superProperties, $0.dynamicSuperProperties) }
+        guard let dynamic else { return CallContext(identity: identity, superProperties: supers) }
+        return CallContext(identity: identity, superProperties: supers.merging(dynamic()))
     }
 
     /// Builds, sanitises, stores and — when the batch is full — sends one event. Worker
     /// thread only.
-    private func enqueue(name: EventName, time: Timestamp, method: LibraryMethod, autotrack: Properties, caller: Properties, report: SanitizationReport) {
-        let (identity, superProperties, dynamic) = state.withLock { ($0.identity, $0.superProperties, $0.dynamicSuperProperties) }
+    private func enqueue(
+        name: EventName, time: Timestamp, context: CallContext, method: LibraryMethod, autotrack: Properties, caller: Properties,
+        report: SanitizationReport
+    ) {
+        let identity = context.identity
         var report = report
-        var supers = superProperties
-        if let dynamic { supers.merge(configuration.rules.sanitized(dynamic(), report: &report)) }
+        let supers = context.superProperties
         let properties = configuration.rules.sanitized(
             Properties.layered(preset: presets, superProperties: supers, autotrack: autotrack, caller: caller), report: &report)
         let event = Event(
@@ -302,8 +318,9 @@ public final class Tracker: Sendable {
     private func appStart(resumed: Bool) {
         let time = configuration.clock.now()
         state.withLock { $0.sessionStart = time }
+        let context = callContext()
         worker.async { [self] in
-            enqueue(name: .appStart, time: time, method: .autoTrack,
+            enqueue(name: .appStart, time: time, context: context, method: .autoTrack,
                     autotrack: ["$resume_from_background": .bool(resumed)], caller: [:], report: SanitizationReport())
         }
     }
@@ -316,8 +333,9 @@ public final class Tracker: Sendable {
             properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
         }
         let autotrack = properties
+        let context = callContext()
         worker.async { [self] in
-            enqueue(name: .appEnd, time: time, method: .autoTrack, autotrack: autotrack, caller: [:], report: SanitizationReport())
+            enqueue(name: .appEnd, time: time, context: context, method: .autoTrack, autotrack: autotrack, caller: [:], report: SanitizationReport())
         }
     }
 
@@ -325,6 +343,7 @@ public final class Tracker: Sendable {
     /// which only stamps the time; the rest happens on the worker.
     func receive(_ interaction: Interaction) {
         let time = configuration.clock.now()
+        let context = callContext()
         worker.async { [self] in
             var autotrack = interaction.screen?.properties ?? [:]
             let name: EventName
@@ -345,7 +364,7 @@ public final class Tracker: Sendable {
                 name = .appClick
                 if let element = interaction.element { autotrack.merge(element.properties) }
             }
-            enqueue(name: name, time: time, method: .autoTrack, autotrack: autotrack, caller: [:], report: SanitizationReport())
+            enqueue(name: name, time: time, context: context, method: .autoTrack, autotrack: autotrack, caller: [:], report: SanitizationReport())
         }
     }
 }

@@ -121,8 +121,12 @@ public final class HTTPTransport: Transport {
         self.retryPolicy = retryPolicy
         encoder = EventJSONEncoder()
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        // The deadline is enforced by `post` itself. FoundationNetworking arms its own
+        // request timer in whole seconds (it truncates the interval), so a sub-second
+        // timeout there would fire at 0 ms, before the request is even sent; the
+        // session's timeouts are only a backstop past the real deadline.
+        configuration.timeoutIntervalForRequest = timeout.rounded(.up) + 1
+        configuration.timeoutIntervalForResource = timeout.rounded(.up) + 1
         session = URLSession(configuration: configuration)
         self.sleep = sleep
         random = Mutex(SplitMix64(seed: seed))
@@ -155,7 +159,7 @@ public final class HTTPTransport: Transport {
 
     private func post(_ body: [UInt8]) -> DeliveryResult {
         counters.withLock { $0.requests += 1 }
-        var request = URLRequest(url: endpoint, timeoutInterval: timeout)
+        var request = URLRequest(url: endpoint, timeoutInterval: timeout.rounded(.up) + 1)
         request.httpMethod = "POST"
         request.setValue(wireFormat.contentType, forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(body)
@@ -178,7 +182,7 @@ public final class HTTPTransport: Transport {
             done.signal()
         }
         task.resume()
-        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+        if done.wait(timeout: .now() + timeout) == .timedOut {
             task.cancel()
             return .retryLater(reason: "timed out after \(timeout) s")
         }

@@ -62,12 +62,15 @@ struct DemoCommand {
 /// queue, printing each number once its append returned — the child process of the
 /// crash-safety test, which kills it at random moments.
 struct QueueWriterCommand {
+    /// Unbounded for the test: no record may be dropped.
+    static let limits = DurableQueue.Limits(maximumRecords: 1 << 40, maximumBytes: 1 << 50, segmentBytes: 64 << 10)
+
     let directory: String
     let count: Int
     let sync: Bool
 
     func run() throws -> Int32 {
-        let queue = try DurableQueue(directory: URL(fileURLWithPath: directory), limits: .init(segmentBytes: 64 << 10))
+        let queue = try DurableQueue(directory: URL(fileURLWithPath: directory), limits: Self.limits)
         for number in 0..<count {
             let payload = Array("record \(number) ".utf8) + [UInt8](repeating: UInt8(number % 251), count: 100 + number % 400)
             try queue.append([payload], sync: sync)

@@ -1,0 +1,109 @@
+import AutoTrack
+import AutoTrackCollector
+import AutoTrackEvents
+import AutoTrackSerialization
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Delivery over HTTP to a local collector, with faults", .serialized)
+struct DeliveryTests {
+    func tracker(_ directory: URL, transport: HTTPTransport, batch: Int = 50) throws -> Tracker {
+        try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, transport: .custom(transport),
+            flushPolicy: FlushPolicy(batchSize: batch, interval: nil), eventIDs: SequentialEventIDGenerator()))
+    }
+
+    @Test("10 000 events through 500s, 429s, dropped connections and a hang: every event arrives, each id once after de-duplication", arguments: CollectorWireFormat.allCases)
+    func faultyCollector(format: CollectorWireFormat) throws {
+        let collector = try LocalCollector { request in
+            switch request {
+            case 5: .hang(seconds: 1.5)
+            case _ where request % 7 == 0: .status(500)
+            case _ where request % 11 == 0: .dropConnection
+            case _ where request % 13 == 0: .status(429)
+            case _ where request % 17 == 0: .status(408)
+            default: .accept
+            }
+        }
+        defer { collector.stop() }
+        let directory = temporaryDirectory("delivery")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = HTTPTransport(
+            endpoint: collector.url, wireFormat: format, timeout: 0.5,
+            retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(5)), sleep: { _ in })
+        let tracker = try tracker(directory, transport: transport)
+        for index in 0..<10_000 { try tracker.track("purchase", properties: ["n": .integer(Int64(index))]) }
+        tracker.waitUntilQueued()
+        var flushes = 0
+        while tracker.queue.statistics.pendingRecords > 0 && flushes < 100 {
+            tracker.flush()
+            flushes += 1
+        }
+        tracker.shutdown()
+        Thread.sleep(forTimeInterval: 1.6) // let the hung request finish and be recorded
+        let received = collector.events
+        let unique = Set(received.map(\.id))
+        #expect(unique.count == 10_000, "every event arrived")
+        #expect(Set(received.compactMap { event -> Int64? in if case .integer(let n)? = event.properties["n"] { n } else { nil } }) == Set(Int64(0)..<10_000))
+        #expect(tracker.diagnostics.delivered == 10_000)
+        #expect(tracker.queue.statistics.pendingRecords == 0)
+        let duplicates = received.count - unique.count
+        #expect(duplicates == 50, "only the hung batch was resent, so only its 50 events arrived twice (\(duplicates) duplicates)")
+        #expect(collector.undecodableBodies == 0)
+        print("delivery (\(format.rawValue)): \(collector.requestCount) requests, \(transport.requestCounts.retries) retries, \(duplicates) resent duplicates")
+    }
+
+    @Test("a 400 rejects the batch for good (counted); nothing unaccepted is ever removed")
+    func rejection() throws {
+        let collector = try LocalCollector { request in request == 1 ? .status(400) : .accept }
+        defer { collector.stop() }
+        let directory = temporaryDirectory("reject")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = HTTPTransport(endpoint: collector.url, wireFormat: .jsonBatch, timeout: 2, sleep: { _ in })
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, transport: .custom(transport),
+            flushPolicy: FlushPolicy(batchSize: 10, interval: nil)))
+        for index in 0..<25 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+        tracker.waitUntilQueued()
+        tracker.flush()
+        tracker.shutdown()
+        #expect(tracker.diagnostics.rejected == 10)
+        #expect(collector.events.count == 15)
+    }
+
+    @Test("an unreachable collector keeps everything queued, and a later flush delivers it")
+    func unreachable() throws {
+        let directory = temporaryDirectory("offline")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let closed = try LocalCollector()
+        let url = closed.url
+        closed.stop()
+        let offline = HTTPTransport(endpoint: url, wireFormat: .sensorsForm, timeout: 0.5,
+                                    retryPolicy: RetryPolicy(maximumAttempts: 2), sleep: { _ in })
+        do {
+            let tracker = try tracker(directory, transport: offline)
+            for index in 0..<30 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+            tracker.waitUntilQueued()
+            #expect(tracker.flush().deferred)
+            #expect(tracker.queue.statistics.pendingRecords == 30)
+            tracker.shutdown()
+        }
+        let collector = try LocalCollector()
+        defer { collector.stop() }
+        let online = HTTPTransport(endpoint: collector.url, wireFormat: .sensorsForm, timeout: 2, sleep: { _ in })
+        let tracker = try tracker(directory, transport: online)
+        #expect(tracker.flush().delivered == 30)
+        #expect(collector.events.count == 30)
+    }
+
+    @Test("retry delays grow exponentially with bounded jitter")
+    func backoff() {
+        let policy = RetryPolicy(maximumAttempts: 6, initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 0.2)
+        #expect(policy.delay(beforeRetry: 1, random: 0.5) == .milliseconds(100))
+        #expect(policy.delay(beforeRetry: 3, random: 0.5) == .milliseconds(400))
+        #expect(policy.delay(beforeRetry: 10, random: 0.5) == .seconds(1))
+        #expect(policy.delay(beforeRetry: 1, random: 0) == .milliseconds(80))
+        #expect(policy.delay(beforeRetry: 1, random: 1) == .milliseconds(120))
+    }
+}

@@ -1,0 +1,104 @@
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackReferenceUI
+import AutoTrackSerialization
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("The tracker API")
+struct TrackerTests {
+    final class Collected: Sendable {
+        let events = Mutex<[Event]>([])
+    }
+
+    func makeTracker(_ directory: URL, clock: ManualTimestampSource = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))) throws -> (Tracker, Collected) {
+        let collected = Collected()
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
+            clock: clock, eventIDs: SequentialEventIDGenerator(),
+            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
+        return (tracker, collected)
+    }
+
+    @Test("caller mistakes are typed errors at the call; nothing is queued for them")
+    func validation() throws {
+        let directory = temporaryDirectory("validation")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, _) = try makeTracker(directory)
+        #expect(throws: ValidationError.invalidEventName("bad name", .invalidCharacter(" ", offset: 3))) { try tracker.track("bad name") }
+        #expect(throws: ValidationError.invalidPropertyKey("time", .reserved(matched: "time"))) { try tracker.track("ok", properties: ["time": 1]) }
+        #expect(throws: ValidationError.nonFiniteNumber(key: "price", .nan)) { try tracker.track("ok", properties: ["price": .number(.nan)]) }
+        tracker.waitUntilQueued()
+        #expect(tracker.diagnostics.queued == 0)
+    }
+
+    @Test("precedence: preset < super < dynamic super < caller; identity follows login and logout")
+    func precedenceAndIdentity() throws {
+        let directory = temporaryDirectory("precedence")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, collected) = try makeTracker(directory)
+        try tracker.registerSuperProperties(["$model": "super-model", "plan": "free", "channel": "store"])
+        tracker.setDynamicSuperProperties { ["plan": "pro", "bad key": "dropped"] }
+        try tracker.login("user-7")
+        try tracker.track("buy", properties: ["channel": "ad"])
+        tracker.logout()
+        try tracker.track("leave")
+        tracker.waitUntilQueued()
+        let events = collected.events.withLock { $0 }
+        #expect(events[0].properties["$model"] == "super-model")
+        #expect(events[0].properties["plan"] == "pro")
+        #expect(events[0].properties["channel"] == "ad")
+        #expect(events[0].properties["bad key"] == nil)
+        #expect(events[0].identity.distinctID == "user-7")
+        #expect(events[1].identity.loginID == nil && events[1].identity.distinctID == events[1].identity.anonymousID)
+        #expect(tracker.diagnostics.sanitized.droppedInvalidKeys == 2)
+        #expect(events[0].properties.keys.prefix(3) == ["$lib", "$lib_version", "$os"], "presets lead")
+    }
+
+    @Test("the anonymous id persists across trackers on the same store")
+    func anonymousIDPersists() throws {
+        let directory = temporaryDirectory("anonymous")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try makeTracker(directory).0.identity.anonymousID
+        let second = try makeTracker(directory).0.identity.anonymousID
+        #expect(first != nil && first == second)
+    }
+
+    @Test("$AppStart at enabling and on return; $AppEnd with the session's duration")
+    func appStartEnd() throws {
+        let directory = temporaryDirectory("session")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 1_000_000))
+        let (tracker, collected) = try makeTracker(directory, clock: clock)
+        let host = try ReferenceHost()
+        try tracker.enableAutoTrack(on: host, hooks: [])
+        clock.advance(by: 12_345)
+        host.driver.background()
+        clock.advance(by: 60_000)
+        host.driver.foreground()
+        tracker.waitUntilQueued()
+        let events = collected.events.withLock { $0 }
+        #expect(events.map(\.name) == [.appStart, .appEnd, .appStart])
+        #expect(events[1].properties["$event_duration"] == .number(12.345))
+        #expect(events[0].properties["$resume_from_background"] == false)
+        #expect(events[2].properties["$resume_from_background"] == true)
+    }
+
+    @Test("a full batch flushes by itself; the interval timer flushes too")
+    func flushPolicy() throws {
+        let directory = temporaryDirectory("policy")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 5, interval: .milliseconds(50))))
+        for _ in 0..<5 { try tracker.track("e") }
+        tracker.waitUntilQueued()
+        #expect(tracker.diagnostics.delivered == 5)
+        try tracker.track("late")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(tracker.diagnostics.delivered == 6, "the timer flushed the partial batch")
+        tracker.shutdown()
+        let lines = try String(contentsOf: directory.appendingPathComponent("events.ndjson"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6)
+    }
+}
