@@ -28,6 +28,20 @@ struct DurableQueueTests {
         #expect(segments.count <= 2, "consumed segments are deleted")
     }
 
+    @Test("a batch holding one oversized record is refused whole, with a typed error")
+    func oversizedRecord() throws {
+        let directory = temporaryDirectory("oversized")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = try DurableQueue(directory: directory, limits: .init(maximumRecordBytes: 100))
+        try queue.append([payload(0)])
+        #expect(throws: QueueError.recordTooLarge(bytes: 101, limit: 100)) {
+            try queue.append([payload(1), [UInt8](repeating: 7, count: 101), payload(2)])
+        }
+        #expect(try queue.peek(10).map(\.payload) == [payload(0)], "nothing of the refused batch was written")
+        try queue.append([payload(3)])
+        #expect(try queue.peek(10).map(\.payload) == [payload(0), payload(3)])
+    }
+
     @Test("a torn tail is cut off on open; every complete record is kept", arguments: [1, 3, 7, 8, 20])
     func tornTail(tornBytes: Int) throws {
         let directory = temporaryDirectory("torn")

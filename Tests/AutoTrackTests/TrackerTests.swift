@@ -21,6 +21,23 @@ struct TrackerTests {
         return (tracker, collected)
     }
 
+    @Test("an event too large for the queue is counted as a store failure, never dropped silently")
+    func storeFailure() throws {
+        let directory = temporaryDirectory("store-failure")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
+            queueLimits: DurableQueue.Limits(maximumRecordBytes: 600)))
+        try tracker.track("small")
+        try tracker.track("large", properties: ["note": .string(String(repeating: "x", count: 700))])
+        try tracker.track("small")
+        tracker.waitUntilQueued()
+        #expect(tracker.diagnostics.queued == 2)
+        #expect(tracker.diagnostics.storeFailures == 1)
+        #expect(tracker.queue.statistics.pendingRecords == 2)
+        tracker.shutdown()
+    }
+
     @Test("caller mistakes are typed errors at the call; nothing is queued for them")
     func validation() throws {
         let directory = temporaryDirectory("validation")

@@ -83,7 +83,7 @@ public final class DurableQueue: Sendable {
         let segment: Int
         let offset: Int
         let size: Int // payload bytes
-        var end: Int { offset + 8 + size }
+        var end: Int { offset + DurableQueue.frameHeaderBytes + size }
     }
 
     private struct State {
@@ -122,15 +122,15 @@ public final class DurableQueue: Sendable {
         UInt32(truncatingIfNeeded: crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
     }
 
-    private static func frame(_ payload: [UInt8]) -> [UInt8] {
-        var framed = [UInt8]()
-        framed.reserveCapacity(payload.count + 8)
+    /// Length and CRC-32, each 4 bytes little-endian, before every payload.
+    static let frameHeaderBytes = 8
+
+    private static func appendFrame(of payload: [UInt8], to buffer: inout [UInt8]) {
         let length = UInt32(payload.count)
         let checksum = payload.withUnsafeBytes { crc($0) }
-        for shift in stride(from: 0, to: 32, by: 8) { framed.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-        for shift in stride(from: 0, to: 32, by: 8) { framed.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
-        framed += payload
-        return framed
+        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
+        buffer += payload
     }
 
     private static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
@@ -155,11 +155,11 @@ public final class DurableQueue: Sendable {
             guard let data = fileManager.contents(atPath: url.path) else { continue }
             let bytes = [UInt8](data)
             var offset = 0
-            while offset + 8 <= bytes.count {
+            while offset + Self.frameHeaderBytes <= bytes.count {
                 let length = Int(Self.readUInt32(bytes, offset))
                 let checksum = Self.readUInt32(bytes, offset + 4)
-                guard length <= limits.maximumRecordBytes, offset + 8 + length <= bytes.count else { break }
-                let valid = bytes[(offset + 8)..<(offset + 8 + length)].withUnsafeBytes { Self.crc($0) } == checksum
+                guard length <= limits.maximumRecordBytes, offset + Self.frameHeaderBytes + length <= bytes.count else { break }
+                let valid = bytes[(offset + Self.frameHeaderBytes)..<(offset + Self.frameHeaderBytes + length)].withUnsafeBytes { Self.crc($0) } == checksum
                 guard valid else { break }
                 let entry = Entry(segment: number, offset: offset, size: length)
                 if let cursor, (number, offset) < (cursor.segment, cursor.offset) {
@@ -228,35 +228,48 @@ public final class DurableQueue: Sendable {
 
     // MARK: Operations
 
-    /// Appends records (one framed write per record) and returns when they are in the
-    /// file — with `sync`, after `fsync`. Drops the oldest records if the limits are
-    /// exceeded.
+    /// Appends records and returns when they are in the file — with `sync`, after
+    /// `fsync`. All records are checked first: if one is too large nothing is written.
+    /// The records bound for one segment go out in a single write. Drops the oldest
+    /// records if the limits are exceeded.
     public func append(_ payloads: [[UInt8]], sync: Bool = false) throws(QueueError) {
+        if let oversized = payloads.first(where: { $0.count > limits.maximumRecordBytes }) {
+            throw .recordTooLarge(bytes: oversized.count, limit: limits.maximumRecordBytes)
+        }
         try state.withLock { (state: inout State) throws(QueueError) in
+            var pendingWrite: [UInt8] = []
             for payload in payloads {
-                if payload.count > limits.maximumRecordBytes {
-                    throw .recordTooLarge(bytes: payload.count, limit: limits.maximumRecordBytes)
-                }
                 if state.writeOffset >= limits.segmentBytes {
+                    try write(&pendingWrite, state: state)
+                    // A segment is complete before the next one starts, synced if asked.
+                    if sync { try synchronize(state) }
                     try? state.writeHandle?.close()
                     state.writeSegment += 1
                     try openWriteSegment(&state)
                 }
-                let framed = Self.frame(payload)
-                do {
-                    try state.writeHandle?.write(contentsOf: framed)
-                } catch {
-                    throw .io("appending: \(error)")
-                }
+                Self.appendFrame(of: payload, to: &pendingWrite)
                 state.entries.append(Entry(segment: state.writeSegment, offset: state.writeOffset, size: payload.count))
-                state.writeOffset += framed.count
+                state.writeOffset += payload.count + Self.frameHeaderBytes
                 state.pendingBytes += payload.count
             }
-            if sync {
-                do { try state.writeHandle?.synchronize() } catch { throw .io("fsync: \(error)") }
-            }
+            try write(&pendingWrite, state: state)
+            if sync { try synchronize(state) }
             try enforceLimits(&state)
         }
+    }
+
+    private func write(_ bytes: inout [UInt8], state: State) throws(QueueError) {
+        guard !bytes.isEmpty else { return }
+        do {
+            try state.writeHandle?.write(contentsOf: bytes)
+        } catch {
+            throw .io("appending: \(error)")
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    private func synchronize(_ state: State) throws(QueueError) {
+        do { try state.writeHandle?.synchronize() } catch { throw .io("fsync: \(error)") }
     }
 
     private func enforceLimits(_ state: inout State) throws(QueueError) {
@@ -284,7 +297,7 @@ public final class DurableQueue: Sendable {
                 do {
                     if handles[entry.segment] == nil { handles[entry.segment] = try FileHandle(forReadingFrom: segmentURL(entry.segment)) }
                     let handle = handles[entry.segment]!
-                    try handle.seek(toOffset: UInt64(entry.offset + 8))
+                    try handle.seek(toOffset: UInt64(entry.offset + Self.frameHeaderBytes))
                     let data = try handle.read(upToCount: entry.size) ?? Data()
                     records.append(Record(payload: [UInt8](data), segment: entry.segment, endOffset: entry.end))
                 } catch {

@@ -12,6 +12,9 @@ import Synchronization
 public struct TrackerDiagnostics: Hashable, Sendable {
     /// Events queued.
     public var queued = 0
+    /// Events that could not be stored (larger than the queue's record limit, or the
+    /// store failed); counted, never silent.
+    public var storeFailures = 0
     /// Events confirmed delivered.
     public var delivered = 0
     /// Events a collector refused for good (dropped, counted).
@@ -61,6 +64,10 @@ public final class Tracker: Sendable {
         var lastScreenReference: String?
         var sessionStart: Timestamp?
         var isShutDown = false
+        /// Events handed over and not yet stored, oldest first.
+        var submissions: [Submission] = []
+        /// Whether the worker has a drain of `submissions` queued.
+        var drainScheduled = false
     }
 
     /// Opens the tracker: recovers the queue, loads (or creates) the anonymous id, and
@@ -161,12 +168,8 @@ public final class Tracker: Sendable {
         let eventName = try EventName(validating: name, rules: configuration.rules)
         var report = SanitizationReport()
         let checked = try configuration.rules.validated(properties, report: &report)
-        let time = configuration.clock.now()
-        let repairs = report
-        let context = callContext()
-        worker.async { [self] in
-            enqueue(name: eventName, time: time, context: context, method: .code, autotrack: [:], caller: checked, report: repairs)
-        }
+        submit(Submission(time: configuration.clock.now(), context: callContext(),
+                          content: .code(eventName, properties: checked, repairs: report)))
     }
 
     /// Who an event is about and its super properties, taken on the caller's thread at
@@ -182,33 +185,108 @@ public final class Tracker: Sendable {
         return CallContext(identity: identity, superProperties: supers.merging(dynamic()))
     }
 
-    /// Builds, sanitises, stores and — when the batch is full — sends one event. Worker
-    /// thread only.
-    private func enqueue(
-        name: EventName, time: Timestamp, context: CallContext, method: LibraryMethod, autotrack: Properties, caller: Properties,
-        report: SanitizationReport
-    ) {
-        let identity = context.identity
-        var report = report
-        let supers = context.superProperties
+    /// One event handed from a caller's thread to the worker.
+    struct Submission: Sendable {
+        let time: Timestamp
+        let context: CallContext
+        let content: Content
+
+        enum Content: Sendable {
+            /// `track` from the app's code, with the repairs its validation made.
+            case code(EventName, properties: Properties, repairs: SanitizationReport)
+            /// `$AppStart` / `$AppEnd`.
+            case lifecycle(EventName, Properties)
+            /// A click or screen view from a hook.
+            case interaction(Interaction)
+        }
+    }
+
+    /// Hands an event to the worker. Submissions that arrive while the worker is busy
+    /// wait in one buffer and are stored together — one write, and at most one `fsync`,
+    /// per batch — in the order they were submitted.
+    private func submit(_ submission: Submission) {
+        let needsDrain = state.withLock { state -> Bool in
+            state.submissions.append(submission)
+            defer { state.drainScheduled = true }
+            return !state.drainScheduled
+        }
+        if needsDrain { worker.async { [self] in drainSubmissions() } }
+    }
+
+    /// Builds, sanitises and stores every waiting submission, then sends when the batch
+    /// is full. Worker thread only.
+    private func drainSubmissions() {
+        let submissions = state.withLock { state -> [Submission] in
+            state.drainScheduled = false
+            defer { state.submissions.removeAll(keepingCapacity: true) }
+            return state.submissions
+        }
+        guard !submissions.isEmpty else { return }
+        var payloads: [[UInt8]] = []
+        payloads.reserveCapacity(submissions.count)
+        var repairs = SanitizationReport()
+        var oversized = 0
+        for submission in submissions {
+            let event = build(submission, repairs: &repairs)
+            configuration.eventObserver?(event)
+            let payload = encoder.encode(event)
+            if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
+        }
+        var storeFailures = oversized
+        do {
+            try queue.append(payloads, sync: configuration.syncEachBatch)
+        } catch {
+            storeFailures += payloads.count
+        }
+        let stored = payloads.count + oversized - storeFailures
+        state.withLock {
+            $0.diagnostics.queued += stored
+            $0.diagnostics.storeFailures += storeFailures
+            $0.diagnostics.sanitized.add(repairs)
+        }
+        if queue.statistics.pendingRecords >= configuration.flushPolicy.batchSize { _ = flushOnWorker() }
+    }
+
+    /// Turns a submission into its event. Worker thread only (screen views update the
+    /// referrer chain, in submission order).
+    private func build(_ submission: Submission, repairs: inout SanitizationReport) -> Event {
+        let name: EventName
+        let method: LibraryMethod
+        var autotrack = Properties()
+        var caller = Properties()
+        switch submission.content {
+        case .code(let eventName, let properties, let report):
+            (name, method, caller) = (eventName, .code, properties)
+            repairs.add(report)
+        case .lifecycle(let eventName, let properties):
+            (name, method, autotrack) = (eventName, .autoTrack, properties)
+        case .interaction(let interaction):
+            method = .autoTrack
+            autotrack = interaction.screen?.properties ?? [:]
+            if interaction.point == .screenView {
+                name = .appViewScreen
+                let current = interaction.screen.map { screen in
+                    if case .string(let url)? = screen.properties["$url"] { return url }
+                    return screen.typeName
+                }
+                let referrer = state.withLock { state -> String? in
+                    defer { state.lastScreenReference = current }
+                    return state.lastScreenReference
+                }
+                if let referrer { autotrack["$referrer"] = .string(referrer) }
+            } else {
+                name = .appClick
+                if let element = interaction.element { autotrack.merge(element.properties) }
+            }
+        }
         let properties = configuration.rules.sanitized(
-            Properties.layered(preset: presets, superProperties: supers, autotrack: autotrack, caller: caller), report: &report)
-        let event = Event(
-            id: configuration.eventIDs.next(), name: name, time: time, identity: identity,
+            Properties.layered(preset: presets, superProperties: submission.context.superProperties, autotrack: autotrack, caller: caller),
+            report: &repairs)
+        return Event(
+            id: configuration.eventIDs.next(), name: name, time: submission.time, identity: submission.context.identity,
             library: LibraryInfo(name: configuration.device.library, version: configuration.device.libraryVersion, method: method,
                                  appVersion: configuration.device.appVersion),
             properties: properties)
-        configuration.eventObserver?(event)
-        do {
-            try queue.append([encoder.encode(event)], sync: configuration.syncEachAppend)
-            state.withLock {
-                $0.diagnostics.queued += 1
-                $0.diagnostics.sanitized.add(report)
-            }
-        } catch {
-            state.withLock { $0.diagnostics.sanitized.add(report) }
-        }
-        if queue.statistics.pendingRecords >= configuration.flushPolicy.batchSize { _ = flushOnWorker() }
     }
 
     // MARK: Flushing
@@ -318,11 +396,8 @@ public final class Tracker: Sendable {
     private func appStart(resumed: Bool) {
         let time = configuration.clock.now()
         state.withLock { $0.sessionStart = time }
-        let context = callContext()
-        worker.async { [self] in
-            enqueue(name: .appStart, time: time, context: context, method: .autoTrack,
-                    autotrack: ["$resume_from_background": .bool(resumed)], caller: [:], report: SanitizationReport())
-        }
+        submit(Submission(time: time, context: callContext(),
+                          content: .lifecycle(.appStart, ["$resume_from_background": .bool(resumed)])))
     }
 
     private func appEnd() {
@@ -332,40 +407,13 @@ public final class Tracker: Sendable {
         if let start {
             properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
         }
-        let autotrack = properties
-        let context = callContext()
-        worker.async { [self] in
-            enqueue(name: .appEnd, time: time, context: context, method: .autoTrack, autotrack: autotrack, caller: [:], report: SanitizationReport())
-        }
+        submit(Submission(time: time, context: callContext(), content: .lifecycle(.appEnd, properties)))
     }
 
-    /// Turns one interaction into an event: called on the thread of the user action,
-    /// which only stamps the time; the rest happens on the worker.
+    /// Takes one interaction from a hook, on the thread of the user action: stamps the
+    /// time and the identity; the event is built on the worker.
     func receive(_ interaction: Interaction) {
-        let time = configuration.clock.now()
-        let context = callContext()
-        worker.async { [self] in
-            var autotrack = interaction.screen?.properties ?? [:]
-            let name: EventName
-            if interaction.point == .screenView {
-                name = .appViewScreen
-                let (referrer, reference) = state.withLock { state -> (String?, String?) in
-                    let previous = state.lastScreenReference
-                    let current = interaction.screen.map { screen in
-                        if case .string(let url)? = screen.properties["$url"] { return url }
-                        return screen.typeName
-                    }
-                    state.lastScreenReference = current
-                    return (previous, current)
-                }
-                _ = reference
-                if let referrer { autotrack["$referrer"] = .string(referrer) }
-            } else {
-                name = .appClick
-                if let element = interaction.element { autotrack.merge(element.properties) }
-            }
-            enqueue(name: name, time: time, context: context, method: .autoTrack, autotrack: autotrack, caller: [:], report: SanitizationReport())
-        }
+        submit(Submission(time: configuration.clock.now(), context: callContext(), content: .interaction(interaction)))
     }
 }
 

@@ -46,8 +46,10 @@ public struct TrackerConfiguration: Sendable {
     public var transport: TransportChoice
     /// The queue's bounds.
     public var queueLimits: DurableQueue.Limits
-    /// Whether every queued write is synced to disk before `track` returns its work.
-    public var syncEachAppend: Bool
+    /// Whether the worker `fsync`s the queue after storing each batch (every event
+    /// handed over while it was busy forms one batch), so a power loss cannot take a
+    /// stored batch back. Off by default: a process crash already loses nothing written.
+    public var syncEachBatch: Bool
     /// Event times.
     public var clock: any TimestampSource
     /// Event ids.
@@ -71,7 +73,7 @@ public struct TrackerConfiguration: Sendable {
         actionFilter: ActionFilter = .standard,
         flushPolicy: FlushPolicy = FlushPolicy(),
         queueLimits: DurableQueue.Limits = DurableQueue.Limits(),
-        syncEachAppend: Bool = false,
+        syncEachBatch: Bool = false,
         clock: any TimestampSource = SystemTimestampSource(),
         eventIDs: any EventIDGenerator = SystemRandomEventIDGenerator(),
         rules: PropertyRules = .standard,
@@ -86,7 +88,7 @@ public struct TrackerConfiguration: Sendable {
         self.actionFilter = actionFilter
         self.flushPolicy = flushPolicy
         self.queueLimits = queueLimits
-        self.syncEachAppend = syncEachAppend
+        self.syncEachBatch = syncEachBatch
         self.clock = clock
         self.eventIDs = eventIDs
         self.rules = rules
