@@ -291,18 +291,30 @@ public final class DurableQueue: Sendable {
             let available = state.entries[state.headIndex...].prefix(count)
             guard !available.isEmpty else { return [] }
             var records: [Record] = []
-            var handles: [Int: FileHandle] = [:]
-            defer { for handle in handles.values { try? handle.close() } }
-            for entry in available {
+            records.reserveCapacity(available.count)
+            // Records of one segment lie back to back: read each segment's run at once.
+            var runStart = available.startIndex
+            while runStart < available.endIndex {
+                let segment = available[runStart].segment
+                var runEnd = runStart
+                while runEnd < available.endIndex && available[runEnd].segment == segment { runEnd += 1 }
+                let run = available[runStart..<runEnd]
+                let first = run.first!.offset
+                let bytes: [UInt8]
                 do {
-                    if handles[entry.segment] == nil { handles[entry.segment] = try FileHandle(forReadingFrom: segmentURL(entry.segment)) }
-                    let handle = handles[entry.segment]!
-                    try handle.seek(toOffset: UInt64(entry.offset + Self.frameHeaderBytes))
-                    let data = try handle.read(upToCount: entry.size) ?? Data()
-                    records.append(Record(payload: [UInt8](data), segment: entry.segment, endOffset: entry.end))
+                    let handle = try FileHandle(forReadingFrom: segmentURL(segment))
+                    defer { try? handle.close() }
+                    try handle.seek(toOffset: UInt64(first))
+                    bytes = [UInt8](try handle.read(upToCount: run.last!.end - first) ?? Data())
                 } catch {
-                    throw .io("reading segment \(entry.segment): \(error)")
+                    throw .io("reading segment \(segment): \(error)")
                 }
+                guard bytes.count == run.last!.end - first else { throw .io("reading segment \(segment): the file is shorter than its records") }
+                for entry in run {
+                    let payloadStart = entry.offset - first + Self.frameHeaderBytes
+                    records.append(Record(payload: Array(bytes[payloadStart..<(payloadStart + entry.size)]), segment: segment, endOffset: entry.end))
+                }
+                runStart = runEnd
             }
             return records
         }

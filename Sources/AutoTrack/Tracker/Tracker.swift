@@ -12,6 +12,8 @@ import Synchronization
 public struct TrackerDiagnostics: Hashable, Sendable {
     /// Events queued.
     public var queued = 0
+    /// Batches the worker stored: one write, and with `syncEachBatch` one `fsync`, each.
+    public var storedBatches = 0
     /// Events that could not be stored (larger than the queue's record limit, or the
     /// store failed); counted, never silent.
     public var storeFailures = 0
@@ -241,6 +243,7 @@ public final class Tracker: Sendable {
         let stored = payloads.count + oversized - storeFailures
         state.withLock {
             $0.diagnostics.queued += stored
+            if stored > 0 { $0.diagnostics.storedBatches += 1 }
             $0.diagnostics.storeFailures += storeFailures
             $0.diagnostics.sanitized.add(repairs)
         }

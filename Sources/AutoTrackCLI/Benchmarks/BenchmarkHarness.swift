@@ -5,11 +5,13 @@ import Foundation
 /// variant's median round.
 struct BenchmarkHarness {
     /// A variant under test: runs its operation `count` times and returns a checksum
-    /// that keeps the work from being optimised away.
+    /// that keeps the work from being optimised away. `prepare` runs untimed before
+    /// every run (to refill a queue, or let background work settle).
     struct Variant {
         let name: String
         let operationsPerRun: Int
         let bytesPerRun: Int
+        var prepare: () -> Void = {}
         let body: () -> Int
     }
 
@@ -18,9 +20,13 @@ struct BenchmarkHarness {
     func measure(_ variants: [Variant]) -> [BenchmarkResult] {
         var samples = Array(repeating: [Double](), count: variants.count)
         var checksum = 0
-        for variant in variants { checksum &+= variant.body() } // warm-up
+        for variant in variants { // warm-up
+            variant.prepare()
+            checksum &+= variant.body()
+        }
         for _ in 0..<rounds {
             for (index, variant) in variants.enumerated() {
+                variant.prepare()
                 let start = DispatchTime.now().uptimeNanoseconds
                 checksum &+= variant.body()
                 let elapsed = DispatchTime.now().uptimeNanoseconds - start
@@ -70,13 +76,13 @@ struct BenchmarkReport {
             lines.append("")
             lines.append(section.title)
             let base = section.results.first { $0.name == section.baseline }
-            var header = "  " + "variant".padding(toLength: 34, withPad: " ", startingAt: 0)
+            var header = "  " + "variant".padding(toLength: 40, withPad: " ", startingAt: 0)
                 + pad("\(section.unit)/s", 14) + pad("ns/\(section.unit)", 12)
             if section.showThroughput { header += pad("MB/s", 10) }
             header += pad("time vs \(section.baseline)", 22)
             lines.append(header)
             for result in section.results {
-                var line = "  " + result.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                var line = "  " + result.name.padding(toLength: 40, withPad: " ", startingAt: 0)
                     + pad(format(result.operationsPerSecond, digits: 0), 14)
                     + pad(format(result.nanosecondsPerOperation, digits: 1), 12)
                 if section.showThroughput { line += pad(format(result.megabytesPerSecond, digits: 1), 10) }

@@ -168,23 +168,30 @@ private struct Cursor {
 
     // MARK: Strings
 
+    /// Makes a string of UTF-8 bytes, refusing invalid UTF-8. ASCII — most keys and
+    /// values — needs no validation and takes the standard library's direct path.
+    private static func string(fromUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, opening: Int) throws(JSONSyntaxError) -> String {
+        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw JSONSyntaxError(.invalidUTF8, at: opening) }
+        return text
+    }
+
     mutating func parseString() throws(JSONSyntaxError) -> String {
         let opening = position
         position += 1 // "
         let start = position
         // Fast path: no escapes.
+        var highBits: UInt8 = 0
         while position < input.count {
             let byte = input[position]
             if byte == 0x22 {
                 let raw = UnsafeBufferPointer(rebasing: input[start..<position])
                 position += 1
-                guard let text = String(validating: raw, as: UTF8.self) else {
-                    throw JSONSyntaxError(.invalidUTF8, at: opening)
-                }
-                return text
+                return try Self.string(fromUTF8: raw, isASCII: highBits & 0x80 == 0, opening: opening)
             }
             if byte == 0x5C { break }
             if byte < 0x20 { throw fail(.unescapedControlCharacter(byte)) }
+            highBits |= byte
             position += 1
         }
         guard position < input.count else { throw fail(.unexpectedEndOfInput) }
@@ -196,10 +203,9 @@ private struct Cursor {
             switch byte {
             case 0x22:
                 position += 1
-                guard let text = String(validating: decoded, as: UTF8.self) else {
-                    throw JSONSyntaxError(.invalidUTF8, at: opening)
+                return try decoded.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) in
+                    try Self.string(fromUTF8: bytes, isASCII: bytes.allSatisfy { $0 < 0x80 }, opening: opening)
                 }
-                return text
             case 0x5C:
                 try decodeEscape(into: &decoded)
             case 0..<0x20:

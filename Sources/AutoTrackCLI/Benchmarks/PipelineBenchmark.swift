@@ -1,0 +1,140 @@
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackProperties
+import AutoTrackReferenceUI
+import AutoTrackSerialization
+import Foundation
+
+/// `bench pipeline`: events per second from `track` into the durable queue (without
+/// and with an `fsync` per stored batch, against the naive `fsync` per event), through
+/// `flush` to the embedded NDJSON transport and to a transport that only counts, and
+/// the time an autotracked click costs the thread of the user action.
+struct PipelineBenchmark {
+    /// Accepts every batch without sending it: isolates the tracker's own flush work.
+    final class CountingTransport: Transport {
+        func deliver(_ events: [Event]) -> DeliveryResult { .accepted }
+    }
+
+    private let eventsPerRun = 2000
+    private let properties: Properties = [
+        "product_id": "SKU-1029", "product_name": "Trail running shoes", "price": 89.5, "quantity": 2,
+        "tags": ["sport", "outdoor"], "in_stock": true,
+    ]
+
+    func run() -> BenchmarkReport {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-bench-pipeline-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        do { return try measure(in: root) } catch {
+            return BenchmarkReport(group: "pipeline", context: ["setup failed: \(error)"], sections: [])
+        }
+    }
+
+    private func tracker(_ directory: URL, sync: Bool = false, batchSize: Int = .max, transport: TransportChoice? = nil) throws -> Tracker {
+        try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: .current(appVersion: "1.0", screenWidth: 390, screenHeight: 844), transport: transport,
+            flushPolicy: FlushPolicy(batchSize: batchSize, interval: nil),
+            queueLimits: DurableQueue.Limits(maximumRecords: .max, maximumBytes: .max, segmentBytes: 4 << 20), syncEachBatch: sync))
+    }
+
+    private func measure(in root: URL) throws -> BenchmarkReport {
+        let harness = BenchmarkHarness()
+        let count = eventsPerRun
+        var context = ["\(count) events per run; the store is on \(root.deletingLastPathComponent().path); median of \(harness.rounds) rounds"]
+
+        // track → queue.
+        let unsynced = try tracker(root.appendingPathComponent("unsynced"))
+        let synced = try tracker(root.appendingPathComponent("synced"), sync: true)
+        let naive = try DurableQueue(directory: root.appendingPathComponent("naive/queue"),
+                                     limits: DurableQueue.Limits(maximumRecords: .max, maximumBytes: .max))
+        let sample = Event(
+            id: EventID(truncatingBits: 0x1234_5678_9ABC), name: try EventName(validating: "purchase"), time: Timestamp(millisecondsSince1970: 1_700_000_000_000),
+            identity: .anonymous("device"), library: LibraryInfo(name: "Swift", version: "0.1.0", method: .code, appVersion: "1.0"),
+            properties: DeviceInfo.current(appVersion: "1.0").presetProperties.merging(properties))
+        let samplePayload = EventJSONEncoder().encode(sample)
+        let naiveCount = count / 20
+        func tracking(_ tracker: Tracker) -> () -> Int {
+            {
+                for _ in 0..<count { try? tracker.track("purchase", properties: properties) }
+                tracker.waitUntilQueued()
+                return tracker.diagnostics.queued
+            }
+        }
+        let intoQueue = harness.measure([
+            .init(name: "track → queue, no fsync", operationsPerRun: count, bytesPerRun: count * samplePayload.count, body: tracking(unsynced)),
+            .init(name: "track → queue, fsync per batch", operationsPerRun: count, bytesPerRun: count * samplePayload.count, body: tracking(synced)),
+            .init(name: "queue append, fsync per event", operationsPerRun: naiveCount, bytesPerRun: naiveCount * samplePayload.count) {
+                for _ in 0..<naiveCount { try? naive.append([samplePayload], sync: true) }
+                return naive.statistics.pendingRecords
+            },
+        ])
+        let syncedDiagnostics = synced.diagnostics
+        context.append(String(format: "fsync per batch: %d events stored in %d batches (%.1f events per fsync)",
+                              syncedDiagnostics.queued, syncedDiagnostics.storedBatches,
+                              Double(syncedDiagnostics.queued) / Double(max(1, syncedDiagnostics.storedBatches))))
+        unsynced.shutdown()
+        synced.shutdown()
+
+        // flush: the queue is refilled directly (untimed), so tracking cannot flush first.
+        let refill = [[UInt8]](repeating: samplePayload, count: count)
+        func flushing(_ name: String, _ tracker: Tracker) -> BenchmarkHarness.Variant {
+            .init(name: name, operationsPerRun: count, bytesPerRun: count * samplePayload.count,
+                  prepare: { try? tracker.queue.append(refill) }, body: { tracker.flush().delivered })
+        }
+        let toFile = try tracker(root.appendingPathComponent("file"), batchSize: 50)
+        let toFileLarge = try tracker(root.appendingPathComponent("file-large"), batchSize: 500)
+        let toCounter = try tracker(root.appendingPathComponent("counting"), batchSize: 50, transport: .custom(CountingTransport()))
+        let flushed = harness.measure([
+            flushing("flush → NDJSON file, batches of 50", toFile),
+            flushing("flush → NDJSON file, batches of 500", toFileLarge),
+            flushing("flush → counting transport, 50", toCounter),
+        ])
+        for flusher in [toFile, toFileLarge, toCounter] { flusher.shutdown() }
+
+        // An autotracked click, on the calling thread.
+        let plainApp = try SampleApp()
+        let plainBuy = buyButton(in: plainApp)
+        let tracked = try tracker(root.appendingPathComponent("clicks"))
+        let host = try ReferenceHost()
+        try tracked.enableAutoTrack(on: host)
+        let trackedApp = try SampleApp(host: host)
+        try trackedApp.launch()
+        try plainApp.launch()
+        let trackedBuy = buyButton(in: trackedApp)
+        let taps = count
+        func tapping(_ app: SampleApp, _ button: ControlObject) -> () -> Int {
+            {
+                var done = 0
+                for _ in 0..<taps where (try? app.host.driver.tap(button)) != nil { done &+= 1 }
+                return done
+            }
+        }
+        let clicks = harness.measure([
+            .init(name: "tap Buy, no autotrack", operationsPerRun: taps, bytesPerRun: 0, body: tapping(plainApp, plainBuy)),
+            .init(name: "tap Buy, autotracked (caller)", operationsPerRun: taps, bytesPerRun: 0,
+                  prepare: { tracked.waitUntilQueued() }, body: tapping(trackedApp, trackedBuy)),
+            .init(name: "tap Buy, autotracked, until queued", operationsPerRun: taps, bytesPerRun: 0,
+                  prepare: { tracked.waitUntilQueued() }) {
+                let done = tapping(trackedApp, trackedBuy)()
+                tracked.waitUntilQueued()
+                return done
+            },
+        ])
+        let clickDiagnostics = tracked.diagnostics
+        context.append(String(format: "autotracked click on the calling thread: %.2f µs (%.2f µs more than the untracked tap); %d clicks queued",
+                              clicks[1].nanosecondsPerOperation / 1000,
+                              (clicks[1].nanosecondsPerOperation - clicks[0].nanosecondsPerOperation) / 1000, clickDiagnostics.queued))
+        tracked.shutdown()
+
+        return BenchmarkReport(group: "pipeline", context: context, sections: [
+            .init(title: "track → durable queue", unit: "event", results: intoQueue, baseline: "track → queue, no fsync", showThroughput: true),
+            .init(title: "flush (queue → transport → removed)", unit: "event", results: flushed,
+                  baseline: "flush → NDJSON file, batches of 50", showThroughput: true),
+            .init(title: "An autotracked click", unit: "tap", results: clicks, baseline: "tap Buy, no autotrack", showThroughput: false),
+        ])
+    }
+
+    private func buyButton(in app: SampleApp) -> ControlObject {
+        // The Buy button of the first row, as the scripted session taps it.
+        app.table.cell(at: IndexPath(row: 0, section: 0))!.contentView.subviews[1] as! ControlObject
+    }
+}
