@@ -1,5 +1,6 @@
-// The `autotrack` command: help, version and benchmarks (more subcommands join as the
-// SDK grows). Arguments are parsed by hand; see `CommandLine/CommandLineInvocation.swift`.
+// The `autotrack` command: the demo, the local collector, the conformance run,
+// benchmarks, snapshots, help and version. Arguments are parsed by hand; see
+// `Commands/CommandLineInvocation.swift`.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -35,21 +35,24 @@ public final class LocalCollector: Sendable {
     /// The port it listens on (127.0.0.1).
     public let port: Int
     private let script: Script
+    private let onBatch: (@Sendable ([Event]) -> Void)?
     private let received = Mutex<[Event]>([])
     private let requests = Atomic<Int>(0)
     private let decodeFailures = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
-    /// Starts listening on an ephemeral loopback port.
-    public init(script: @escaping Script = { _ in .accept }) throws {
+    /// Starts listening on loopback `requestedPort` (0, the default, picks a free one); `onBatch`
+    /// sees every batch it records, on the connection's thread.
+    public init(port requestedPort: UInt16 = 0, script: @escaping Script = { _ in .accept }, onBatch: (@Sendable ([Event]) -> Void)? = nil) throws {
         self.script = script
+        self.onBatch = onBatch
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw CollectorError.socket("socket: \(errno)") }
         var reuse: Int32 = 1
         setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = requestedPort.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -124,6 +127,7 @@ public final class LocalCollector: Sendable {
         let format: CollectorWireFormat = isJSON ? .jsonBatch : .sensorsForm
         if let batch = try? format.events(from: body) {
             received.withLock { $0 += batch }
+            onBatch?(batch)
         } else {
             decodeFailures.add(1, ordering: .relaxed)
         }

@@ -16,6 +16,7 @@ enum CommandLineInvocation {
     case snapshot(SnapshotCommand)
     case conformance(ConformanceCommand)
     case demo(DemoCommand)
+    case collector(CollectorCommand)
     case queueWriter(QueueWriterCommand)
 
     /// The subcommands, for `help`.
@@ -28,6 +29,9 @@ enum CommandLineInvocation {
                                                   scripted session; every event is printed; the queue and the
                                                   delivered NDJSON go under DIR (default: a new temporary
                                                   directory), or the events to a collector at URL.
+          autotrack collector [--port N] [--seconds S]
+                                                  Run the local collector on 127.0.0.1:N (default 8106)
+                                                  and print every event it receives (for S seconds).
           autotrack help                          Show this help.
           autotrack version                       Print the library version.
           autotrack bench <group> [--json FILE]   Run a benchmark group (use a release build:
@@ -63,6 +67,15 @@ enum CommandLineInvocation {
             self = try Self.parseConformance(rest)
         case "demo":
             self = try Self.parseDemo(rest)
+        case "collector":
+            let values = try Self.options(rest, command: "collector", known: ["--port", "--seconds"])
+            guard let port = UInt16(values["--port"] ?? "8106") else { throw UsageError(message: "'--port' needs a port number") }
+            var seconds: Double?
+            if let text = values["--seconds"] {
+                guard let parsed = Double(text), parsed >= 0 else { throw UsageError(message: "'--seconds' needs a number of seconds") }
+                seconds = parsed
+            }
+            self = .collector(CollectorCommand(port: port, duration: seconds))
         case "queue-writer":
             self = try Self.parseQueueWriter(rest)
         default:
@@ -200,6 +213,8 @@ enum CommandLineInvocation {
         case .conformance(let command):
             return try command.run()
         case .demo(let command):
+            return try command.run()
+        case .collector(let command):
             return try command.run()
         case .queueWriter(let command):
             return try command.run()
