@@ -2,6 +2,7 @@ import AutoTrackEvents
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackRuntime
+import Dispatch
 import Testing
 
 @Suite("View controller lifecycle in UIKit order")
@@ -81,6 +82,18 @@ struct LifecycleTests {
         parent.view.addSubview(child.view)
         try host.transitions.setRoot(parent)
         #expect(log.all == ["A.DidLoad", "C.DidLoad", "A.WillAppear", "C.WillAppear", "A.DidAppear", "C.DidAppear"])
+    }
+
+    @Test("observers may be added from many threads at once (hooks install from any thread)")
+    func concurrentObservers() throws {
+        let notifications = AppLog()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<50 {
+                host.addObserver(for: .didEnterBackground) { _ in notifications.record("\(thread).\(index)") }
+            }
+        }
+        host.driver.background()
+        #expect(Set(notifications.all).count == 400)
     }
 
     @Test("background and foreground send notifications, never appearance callbacks")

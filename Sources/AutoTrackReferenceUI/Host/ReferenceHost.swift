@@ -52,7 +52,9 @@ public final class ReferenceHost: @unchecked Sendable {
     /// Whether the app is in the background.
     public internal(set) var isInBackground = false
     private var storageKinds: [ObjectIdentifier: StorageKind] = [:]
-    private var observers: [(ApplicationNotification, (ApplicationNotification) -> Void)] = []
+    /// Like `NotificationCenter`, registration is thread-safe: hooks install from any
+    /// thread. Observers run on the posting (UI) thread.
+    private let observers = Mutex<[(ApplicationNotification, @Sendable (ApplicationNotification) -> Void)]>([])
     private static let hostKey = AssociationKey("AutoTrackReferenceUI.host")
 
     /// Builds a host in `runtime` (a new one by default) with every UIKit class.
@@ -250,12 +252,13 @@ public final class ReferenceHost: @unchecked Sendable {
     // MARK: Notifications
 
     /// Calls `observer` whenever the application posts `name`.
-    public func addObserver(for name: ApplicationNotification, _ observer: @escaping (ApplicationNotification) -> Void) {
-        observers.append((name, observer))
+    public func addObserver(for name: ApplicationNotification, _ observer: @escaping @Sendable (ApplicationNotification) -> Void) {
+        observers.withLock { $0.append((name, observer)) }
     }
 
     func post(_ name: ApplicationNotification) {
-        for (observed, observer) in observers where observed == name { observer(name) }
+        // A copy, so an observer may add observers without deadlocking.
+        for (observed, observer) in observers.withLock({ $0 }) where observed == name { observer(name) }
     }
 
     // MARK: Screens
