@@ -42,6 +42,33 @@ struct DurableQueueTests {
         #expect(try queue.peek(10).map(\.payload) == [payload(0), payload(3)])
     }
 
+    @Test("a torn cursor write falls back to the previous cursor: records may be resent, never lost")
+    func tornCursor() throws {
+        let directory = temporaryDirectory("torn-cursor")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let queue = try DurableQueue(directory: directory)
+            try queue.append((0..<10).map(payload))
+            try queue.remove(try queue.peek(3))
+            try queue.remove(try queue.peek(2))
+        }
+        do {
+            let reopened = try DurableQueue(directory: directory)
+            #expect(try reopened.peek(10).map(\.payload) == (5..<10).map(payload), "the newest cursor holds")
+        }
+        // Spoil the newest slot (the second write went to slot 0) as a torn write would.
+        let cursor = directory.appendingPathComponent("cursor")
+        var bytes = try [UInt8](Data(contentsOf: cursor))
+        #expect(bytes.count == 64)
+        bytes[13] ^= 0xFF
+        try Data(bytes).write(to: cursor)
+        let recovered = try DurableQueue(directory: directory)
+        #expect(try recovered.peek(10).map(\.payload) == (3..<10).map(payload), "the older slot is used")
+        try recovered.remove(try recovered.peek(1))
+        let again = try DurableQueue(directory: directory)
+        #expect(try again.peek(10).map(\.payload) == (4..<10).map(payload), "later cursors win over both")
+    }
+
     @Test("a torn tail is cut off on open; every complete record is kept", arguments: [1, 3, 7, 8, 20])
     func tornTail(tornBytes: Int) throws {
         let directory = temporaryDirectory("torn")

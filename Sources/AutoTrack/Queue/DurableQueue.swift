@@ -94,6 +94,8 @@ public final class DurableQueue: Sendable {
         var writeHandle: FileHandle?
         var writeOffset = 0
         var statistics = QueueStatistics(pendingRecords: 0, pendingBytes: 0, droppedOldest: 0, recoveredRecords: 0, truncatedBytes: 0)
+        var cursorDescriptor: Int32 = -1   // the open cursor file, -1 until first written
+        var cursorSequence: UInt64 = 0     // the sequence number of the newest cursor slot
     }
 
     /// The directory holding the segments.
@@ -186,6 +188,7 @@ public final class DurableQueue: Sendable {
             for number in numbers where number < cursor.segment { try? fileManager.removeItem(at: segmentURL(number)) }
         }
         if numbers.isEmpty { recovered.writeSegment = 1 }
+        recovered.cursorSequence = cursor?.sequence ?? 0
         let snapshot = recovered
         state.withLock { $0 = snapshot }
         try state.withLock { (state: inout State) throws(QueueError) in try openWriteSegment(&state) }
@@ -206,24 +209,59 @@ public final class DurableQueue: Sendable {
         }
     }
 
-    private func readCursor() -> (segment: Int, offset: Int)? {
-        guard let text = try? String(contentsOf: cursorURL, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    // The cursor — where the oldest unsent record starts — lives in two 32-byte slots
+    // written in turn in place: magic "ATQC", sequence, segment, offset (UInt64s,
+    // little-endian) and a CRC-32 of those 28 bytes. A torn write spoils one slot and
+    // the other, one step older, still holds (at worst a batch is sent twice). Writing
+    // in place, rather than a new file renamed over the old one, costs no inode per
+    // confirmed batch.
+    private static let cursorSlotBytes = 32
+    private static let cursorMagic: [UInt8] = Array("ATQC".utf8)
+
+    private func readCursor() -> (segment: Int, offset: Int, sequence: UInt64)? {
+        guard let data = FileManager.default.contents(atPath: cursorURL.path) else { return nil }
+        let bytes = [UInt8](data)
+        var newest: (segment: Int, offset: Int, sequence: UInt64)?
+        for slot in 0..<2 {
+            let start = slot * Self.cursorSlotBytes
+            guard bytes.count >= start + Self.cursorSlotBytes else { break }
+            let record = Array(bytes[start..<(start + Self.cursorSlotBytes)])
+            guard Array(record[0..<4]) == Self.cursorMagic,
+                  record[0..<28].withUnsafeBytes({ Self.crc($0) }) == Self.readUInt32(record, 28) else { continue }
+            let sequence = Self.readUInt64(record, 4)
+            let segment = Self.readUInt64(record, 12)
+            let offset = Self.readUInt64(record, 20)
+            guard segment <= UInt64(Int.max), offset <= UInt64(Int.max) else { continue }
+            if newest.map({ sequence > $0.sequence }) ?? true {
+                newest = (Int(segment), Int(offset), sequence)
+            }
+        }
+        return newest
     }
 
-    private func writeCursor(_ state: State) throws(QueueError) {
+    private static func readUInt64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+        UInt64(readUInt32(bytes, offset)) | UInt64(readUInt32(bytes, offset + 4)) << 32
+    }
+
+    private func writeCursor(_ state: inout State) throws(QueueError) {
         let head = state.headIndex < state.entries.count
             ? (state.entries[state.headIndex].segment, state.entries[state.headIndex].offset)
             : (state.writeSegment, state.writeOffset)
-        let temporary = directory.appendingPathComponent("cursor.tmp")
-        do {
-            try Data("\(head.0) \(head.1)\n".utf8).write(to: temporary)
-        } catch {
-            throw .io("writing the cursor: \(error)")
+        if state.cursorDescriptor < 0 {
+            state.cursorDescriptor = open(cursorURL.path, O_RDWR | O_CREAT, 0o644)
+            guard state.cursorDescriptor >= 0 else { throw .io("opening the cursor: errno \(errno)") }
         }
-        // rename(2) replaces the old cursor atomically: a crash leaves the old or the new.
-        guard rename(temporary.path, cursorURL.path) == 0 else { throw .io("renaming the cursor: errno \(errno)") }
+        let sequence = state.cursorSequence &+ 1
+        var record = Self.cursorMagic
+        for value in [sequence, UInt64(head.0), UInt64(head.1)] {
+            for shift in stride(from: 0, to: 64, by: 8) { record.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+        let checksum = record.withUnsafeBytes { Self.crc($0) }
+        for shift in stride(from: 0, to: 32, by: 8) { record.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
+        let slotOffset = off_t(Int(sequence % 2) * Self.cursorSlotBytes)
+        let written = record.withUnsafeBytes { pwrite(state.cursorDescriptor, $0.baseAddress, $0.count, slotOffset) }
+        guard written == Self.cursorSlotBytes else { throw .io("writing the cursor: errno \(errno)") }
+        state.cursorSequence = sequence
     }
 
     // MARK: Operations
@@ -337,7 +375,7 @@ public final class DurableQueue: Sendable {
 
     /// Persists the head and deletes segments no longer needed.
     private func consume(_ state: inout State) throws(QueueError) {
-        try writeCursor(state)
+        try writeCursor(&state)
         let headSegment = state.headIndex < state.entries.count ? state.entries[state.headIndex].segment : state.writeSegment
         let obsolete = Set(state.entries[..<state.headIndex].map(\.segment)).filter { $0 < headSegment }
         for segment in obsolete { try? FileManager.default.removeItem(at: segmentURL(segment)) }
@@ -362,6 +400,14 @@ public final class DurableQueue: Sendable {
         state.withLock { state in
             try? state.writeHandle?.close()
             state.writeHandle = nil
+            if state.cursorDescriptor >= 0 {
+                #if canImport(Glibc)
+                _ = Glibc.close(state.cursorDescriptor)
+                #elseif canImport(Darwin)
+                _ = Darwin.close(state.cursorDescriptor)
+                #endif
+                state.cursorDescriptor = -1
+            }
         }
     }
 
