@@ -60,7 +60,7 @@ struct ExactlyOnceMachineryTests {
         #expect(!dedupe.isFirstDispatch(event: nil, element: control))
     }
 
-    @Test("touch dedupe holds events weakly: a released event's address can never look old")
+    @Test("touch dedupe holds remembered events: a new event never looks old, however addresses are reused")
     func touchesWeak() {
         let dedupe = TouchDeduplicator(capacity: 2)
         let control = Token()
@@ -68,6 +68,19 @@ struct ExactlyOnceMachineryTests {
             let event = Token()
             #expect(dedupe.isFirstDispatch(event: event, element: control))
         }
+    }
+
+    @Test("touch dedupe never keeps an element alive")
+    func touchesDoNotRetainElements() {
+        let dedupe = TouchDeduplicator()
+        let event = Token()
+        weak var released: Token?
+        do {
+            let control = Token()
+            released = control
+            #expect(dedupe.isFirstDispatch(event: event, element: control))
+        }
+        #expect(released == nil)
     }
 
     @Test("the action filter", arguments: [
