@@ -69,6 +69,17 @@ struct DurableQueueTests {
         #expect(try again.peek(10).map(\.payload) == (4..<10).map(payload), "later cursors win over both")
     }
 
+    @Test("appending to a closed queue is a typed error, not a silent drop")
+    func appendAfterClose() throws {
+        let directory = temporaryDirectory("closed")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = try DurableQueue(directory: directory)
+        try queue.append([payload(0)])
+        queue.close()
+        #expect(throws: QueueError.closed) { try queue.append([payload(1)]) }
+        #expect(queue.statistics.pendingRecords == 1)
+    }
+
     @Test("a torn tail is cut off on open; every complete record is kept", arguments: [1, 3, 7, 8, 20])
     func tornTail(tornBytes: Int) throws {
         let directory = temporaryDirectory("torn")

@@ -38,6 +38,19 @@ struct TrackerTests {
         tracker.shutdown()
     }
 
+    @Test("events tracked after shutdown are counted as store failures")
+    func afterShutdown() throws {
+        let directory = temporaryDirectory("after-shutdown")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, _) = try makeTracker(directory)
+        try tracker.track("before")
+        tracker.shutdown()
+        try tracker.track("after")
+        tracker.waitUntilQueued()
+        #expect(tracker.diagnostics.queued == 1)
+        #expect(tracker.diagnostics.storeFailures == 1)
+    }
+
     @Test("caller mistakes are typed errors at the call; nothing is queued for them")
     func validation() throws {
         let directory = temporaryDirectory("validation")

@@ -13,12 +13,15 @@ public enum QueueError: Error, Hashable, Sendable, CustomStringConvertible {
     case io(String)
     /// A record is larger than the queue allows.
     case recordTooLarge(bytes: Int, limit: Int)
+    /// The queue was closed; nothing more can be appended.
+    case closed
 
     /// What went wrong.
     public var description: String {
         switch self {
         case .io(let message): "queue I/O failed: \(message)"
         case .recordTooLarge(let bytes, let limit): "a record of \(bytes) bytes exceeds the \(limit)-byte limit"
+        case .closed: "the queue is closed"
         }
     }
 }
@@ -275,6 +278,7 @@ public final class DurableQueue: Sendable {
             throw .recordTooLarge(bytes: oversized.count, limit: limits.maximumRecordBytes)
         }
         try state.withLock { (state: inout State) throws(QueueError) in
+            guard state.writeHandle != nil else { throw .closed }
             var pendingWrite: [UInt8] = []
             for payload in payloads {
                 if state.writeOffset >= limits.segmentBytes {
@@ -395,7 +399,7 @@ public final class DurableQueue: Sendable {
         }
     }
 
-    /// Closes the segment being written.
+    /// Closes the segment being written; later appends throw ``QueueError/closed``.
     public func close() {
         state.withLock { state in
             try? state.writeHandle?.close()

@@ -14,8 +14,8 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var queued = 0
     /// Batches the worker stored: one write, and with `syncEachBatch` one `fsync`, each.
     public var storedBatches = 0
-    /// Events that could not be stored (larger than the queue's record limit, or the
-    /// store failed); counted, never silent.
+    /// Events that could not be stored (larger than the queue's record limit, the store
+    /// failed, or tracked after ``Tracker/shutdown()``); counted, never silent.
     public var storeFailures = 0
     /// Events confirmed delivered.
     public var delivered = 0
