@@ -1,4 +1,6 @@
+/// AutoTrackConformanceCore: `ConformanceReport`, `ConformanceSubject`, `Scenario`, `ScenarioCatalog` appear in this file's public API.
 public import AutoTrackConformanceCore
+/// Testing: `SourceLocation` appears in this file's public API.
 public import Testing
 
 /// Runs `scenario` against `subject` and records one Swift Testing issue per

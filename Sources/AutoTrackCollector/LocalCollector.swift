@@ -1,5 +1,7 @@
+/// AutoTrackEvents: `Event` appears in this file's public API.
 public import AutoTrackEvents
 import AutoTrackSerialization
+/// Foundation: `URL` appears in this file's public API.
 public import Foundation
 import Synchronization
 #if canImport(Glibc)

@@ -1,4 +1,6 @@
+/// AutoTrackInterception: `InterceptionPoint`, `InteractionContext`, `HookHandle`, `HookError` appear in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 
 /// The built-in hook strategies for the reference host.

@@ -1,3 +1,4 @@
+/// AutoTrackInterception: `InterceptionPoint` appears in this file's public API.
 public import AutoTrackInterception
 
 /// Every conformance scenario, with stable ids.

@@ -1,4 +1,6 @@
+/// AutoTrackReferenceUI: `AppLog` appears in this file's public API.
 public import AutoTrackReferenceUI
+/// AutoTrackRuntime: `Message`, `Runtime` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// Hooks of other libraries, as they are commonly written, for coexistence scenarios.

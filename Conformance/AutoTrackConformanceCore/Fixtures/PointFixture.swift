@@ -1,6 +1,9 @@
+/// AutoTrackInterception: `InterceptionPoint` appears in this file's public API.
 public import AutoTrackInterception
 import AutoTrackProperties
+/// AutoTrackReferenceUI: `ListViewObject` appears in this file's public API.
 public import AutoTrackReferenceUI
+/// AutoTrackRuntime: `RuntimeObject` appears in this file's public API.
 public import AutoTrackRuntime
 
 /// One user action at an interception point, on the sample app: how to build what it

@@ -1,7 +1,12 @@
+/// AutoTrackEvents: `PropertyValue` appears in this file's public API.
 public import AutoTrackEvents
+/// AutoTrackInterception: `HookHandle`, `Interaction`, `InteractionContext`, `InteractionSink` appear in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackProperties: `TrackingExclusions` appears in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackReferenceUI: `AppLog`, `ReferenceHost`, `SampleApp` appear in this file's public API.
 public import AutoTrackReferenceUI
+/// AutoTrackRuntime: `Runtime` appears in this file's public API.
 public import AutoTrackRuntime
 import Synchronization
 

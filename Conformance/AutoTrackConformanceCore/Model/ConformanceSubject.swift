@@ -1,5 +1,8 @@
+/// AutoTrackHooks: `AddGestureRecognizerHook`, `AlertActionBlockHook`, `ApplicationSendActionHook`, `ControlSendActionHook` … appear in this file's public API.
 public import AutoTrackHooks
+/// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `InterceptionPoint` appear in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 
 /// A hook under test: how to install it on a reference host, and which methods it

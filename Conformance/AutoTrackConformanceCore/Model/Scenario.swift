@@ -1,3 +1,4 @@
+/// AutoTrackInterception: `InterceptionPoint` appears in this file's public API.
 public import AutoTrackInterception
 
 /// The rules of the exactly-once contract (DESIGN §6) a scenario checks.
@@ -88,6 +89,8 @@ public struct Scenario: Hashable, Sendable, Identifiable, CustomStringConvertibl
     /// `ID title`.
     public var description: String { "\(id) \(title)" }
 
+    /// Scenarios are equal when their ids are.
     public static func == (lhs: Scenario, rhs: Scenario) -> Bool { lhs.id == rhs.id }
+    /// Hashes the id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -1,3 +1,4 @@
+/// Foundation: `Data` appears in this file's public API.
 public import Foundation
 
 /// What one subject did across the catalog: every outcome, every violation. Encodes to

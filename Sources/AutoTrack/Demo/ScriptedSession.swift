@@ -1,4 +1,5 @@
 import AutoTrackEvents
+/// AutoTrackReferenceUI: `SampleApp` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+/// Foundation: `URL` appears in this file's public API.
 public import Foundation
 import Synchronization
 

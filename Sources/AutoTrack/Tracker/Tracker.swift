@@ -1,7 +1,11 @@
+/// AutoTrackEvents: `Identity`, `Properties`, `SanitizationReport`, `ValidationError` appear in this file's public API.
 public import AutoTrackEvents
+/// AutoTrackHooks: `BuiltInHooks`, `InterceptionHookInstaller` appear in this file's public API.
 public import AutoTrackHooks
+/// AutoTrackInterception: `HookError`, `HookHandle`, `InterceptionDiagnostics` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackProperties
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackSerialization
 import Dispatch

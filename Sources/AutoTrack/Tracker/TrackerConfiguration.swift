@@ -1,7 +1,12 @@
+/// AutoTrackEvents: `Event`, `EventIDGenerator`, `PropertyRules`, `TimestampSource` appear in this file's public API.
 public import AutoTrackEvents
+/// AutoTrackInterception: `ActionFilter` appears in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackProperties: `DeviceInfo`, `TrackingExclusions`, `ViewPathStyle` appear in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackSerialization: `CollectorWireFormat` appears in this file's public API.
 public import AutoTrackSerialization
+/// Foundation: `URL` appears in this file's public API.
 public import Foundation
 
 /// When queued events are sent.

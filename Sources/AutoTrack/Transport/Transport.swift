@@ -1,5 +1,8 @@
+/// AutoTrackEvents: `Event`, `SplitMix64` appear in this file's public API.
 public import AutoTrackEvents
+/// AutoTrackSerialization: `CollectorWireFormat`, `EventJSONEncoder` appear in this file's public API.
 public import AutoTrackSerialization
+/// Foundation: `URL`, `TimeInterval` appear in this file's public API.
 public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -20,6 +20,7 @@ public struct EventID: RawRepresentable, Hashable, Comparable, Sendable, CustomS
         self.rawValue = Int64(bitPattern: bits & 0x7FFF_FFFF_FFFF_FFFF)
     }
 
+    /// Orders ids by their value.
     public static func < (lhs: EventID, rhs: EventID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The decimal identifier.

@@ -14,6 +14,7 @@ public enum PropertyLayer: Int, CaseIterable, Comparable, Sendable {
     /// Properties the caller passed with the event.
     case caller
 
+    /// Orders layers by precedence: a later layer wins.
     public static func < (lhs: PropertyLayer, rhs: PropertyLayer) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

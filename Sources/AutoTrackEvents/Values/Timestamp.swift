@@ -1,3 +1,4 @@
+/// Foundation: `Date` appears in this file's public API.
 public import struct Foundation.Date
 
 /// A point in time as whole milliseconds since the Unix epoch (1970-01-01T00:00:00Z).
@@ -49,6 +50,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self >= Timestamp.earliestPropertyDate && self <= Timestamp.latestPropertyDate
     }
 
+    /// Earlier times come first.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }

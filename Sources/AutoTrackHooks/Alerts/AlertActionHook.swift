@@ -1,6 +1,8 @@
 import AutoTrackEvents
+/// AutoTrackInterception: `AlertActionHook`, `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackProperties
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 

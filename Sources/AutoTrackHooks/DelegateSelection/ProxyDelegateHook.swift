@@ -1,4 +1,6 @@
+/// AutoTrackInterception: `DelegateSelectionHook`, `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 import Synchronization

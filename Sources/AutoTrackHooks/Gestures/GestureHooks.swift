@@ -1,5 +1,7 @@
+/// AutoTrackInterception: `GestureHook`, `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackProperties
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 import Synchronization

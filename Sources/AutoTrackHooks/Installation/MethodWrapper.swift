@@ -1,4 +1,6 @@
+/// AutoTrackInterception: `HookError`, `HookHandle` appear in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackRuntime: `Implementation`, `Runtime`, `RuntimeClass`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 import Synchronization
 

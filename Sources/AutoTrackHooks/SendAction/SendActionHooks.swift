@@ -1,5 +1,7 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `SendActionHook` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackProperties
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 

@@ -1,4 +1,5 @@
 import AutoTrackEvents
+/// AutoTrackProperties: `ElementNode`, `ElementProperties`, `ScreenNode`, `TrackingExclusions` … appear in this file's public API.
 public import AutoTrackProperties
 import Synchronization
 

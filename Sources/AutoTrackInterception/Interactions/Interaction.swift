@@ -1,4 +1,6 @@
+/// AutoTrackEvents: `Properties` appears in this file's public API.
 public import AutoTrackEvents
+/// AutoTrackProperties: `AlertContext`, `ElementRole`, `ListPosition`, `Point` appear in this file's public API.
 public import AutoTrackProperties
 
 /// Where in the UI framework an interaction was intercepted.

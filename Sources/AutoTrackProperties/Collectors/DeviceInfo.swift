@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `AutoTrackVersion`, `Properties` appear in this file's public API.
 public import AutoTrackEvents
 import Foundation
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `Properties` appears in this file's public API.
 public import AutoTrackEvents
 
 /// `$element_type`, `$element_content`, `$element_position`, `$element_path` and

@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `Properties` appears in this file's public API.
 public import AutoTrackEvents
 
 /// `$screen_name`, `$title`, `$url`, `$referrer` and a screen's own extra properties.

@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `Properties` appears in this file's public API.
 public import AutoTrackEvents
 
 /// What kind of element a node is, as far as collectors care. Hosts map their widget

@@ -1,4 +1,6 @@
+/// AutoTrackProperties: `AlertContext` appears in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackRuntime: `RuntimeBlock`, `RuntimeObject` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// The style of an alert action (`UIAlertActionStyle`).

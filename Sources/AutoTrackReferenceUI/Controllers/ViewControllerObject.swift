@@ -1,4 +1,6 @@
+/// AutoTrackProperties: `ScreenNode`, `ScreenTracking` appear in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// What kind of controller a view controller is, fixed by its UIKit base class.

@@ -1,4 +1,6 @@
+/// AutoTrackProperties: `Color` appears in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackRuntime: `RuntimeBlock`, `RuntimeError`, `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// One target-action pair registered on a control or a gesture recognizer. The target

@@ -1,3 +1,4 @@
+/// AutoTrackRuntime: `RuntimeError` appears in this file's public API.
 public import AutoTrackRuntime
 import AutoTrackProperties
 

@@ -1,3 +1,4 @@
+/// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// Which gesture a recognizer recognises.

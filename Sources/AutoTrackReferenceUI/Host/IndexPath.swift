@@ -1,3 +1,4 @@
+/// AutoTrackRuntime: `RuntimeStructValue` appears in this file's public API.
 public import AutoTrackRuntime
 
 /// A row (tables) or item (collections) in a section (`NSIndexPath`), passed to delegate
@@ -22,6 +23,7 @@ public struct IndexPath: RuntimeStructValue, Hashable, Comparable, CustomStringC
     /// The row, for tables.
     public var row: Int { item }
 
+    /// Orders by section, then row or item.
     public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
         (lhs.section, lhs.item) < (rhs.section, rhs.item)
     }

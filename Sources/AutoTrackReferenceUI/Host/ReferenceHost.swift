@@ -1,5 +1,7 @@
 import Synchronization
+/// AutoTrackProperties: `Rect` appears in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackRuntime: `AssociationKey`, `Implementation`, `Runtime`, `RuntimeClass` … appear in this file's public API.
 public import AutoTrackRuntime
 
 /// Which Swift storage a runtime class's instances get, fixed by its UIKit base class.

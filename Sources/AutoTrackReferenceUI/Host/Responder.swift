@@ -1,3 +1,4 @@
+/// AutoTrackRuntime: `RuntimeClass`, `RuntimeObject` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// The Swift-side storage shared by every responder (`UIResponder`): views, view

@@ -1,4 +1,6 @@
+/// AutoTrackProperties: `ListPosition` appears in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// What a list shows: section sizes, the cell class per row and how to fill a cell.

@@ -1,4 +1,5 @@
 import AutoTrackProperties
+/// AutoTrackRuntime: `RuntimeError` appears in this file's public API.
 public import AutoTrackRuntime
 
 /// The sample app the tests and the demo share, declared in the runtime as an iOS app

@@ -1,4 +1,6 @@
+/// AutoTrackProperties: `AlertContext`, `Color`, `ElementNode`, `ElementRole` … appear in this file's public API.
 public import AutoTrackProperties
+/// AutoTrackRuntime: `RuntimeClass` appears in this file's public API.
 public import AutoTrackRuntime
 
 /// The Swift-side storage of a view (`UIView` and its subclasses), and its read model

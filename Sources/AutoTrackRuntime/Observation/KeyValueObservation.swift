@@ -9,7 +9,9 @@ public struct ObservationToken: Hashable, Sendable {
     /// The observed key.
     public var observedKey: String { key }
 
+    /// Tokens are equal when they stand for the same observation.
     public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool { lhs.id == rhs.id }
+    /// Hashes the observation id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 

@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `Event` appears in this file's public API.
 public import AutoTrackEvents
 
 /// Reads events back from the JSON that ``EventJSONEncoder`` writes.

@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `Event`, `Properties` appear in this file's public API.
 public import AutoTrackEvents
 
 /// Encodes events to JSON by hand: deterministic, complete and fast.

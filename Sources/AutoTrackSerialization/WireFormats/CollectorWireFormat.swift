@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `Event` appears in this file's public API.
 public import AutoTrackEvents
 
 /// How a batch of events is put in a collector request body.
