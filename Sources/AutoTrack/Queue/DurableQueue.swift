@@ -100,6 +100,7 @@ public final class DurableQueue: Sendable {
         var statistics = QueueStatistics(pendingRecords: 0, pendingBytes: 0, droppedOldest: 0, recoveredRecords: 0, truncatedBytes: 0)
         var cursorDescriptor: Int32 = -1   // the open cursor file, -1 until first written
         var cursorSequence: UInt64 = 0     // the sequence number of the newest cursor slot
+        var oldestSegment = 1              // no segment file below this one remains
     }
 
     /// The directory holding the segments.
@@ -157,6 +158,9 @@ public final class DurableQueue: Sendable {
         let cursor = readCursor()
         var recovered = State()
         for number in numbers {
+            // Wholly sent: deleted below, so not worth reading (the newest segment is
+            // read anyway, to find where writing resumes).
+            if let cursor, number < cursor.segment, number != numbers.last { continue }
             let url = segmentURL(number)
             guard let data = fileManager.contents(atPath: url.path) else { continue }
             let bytes = [UInt8](data)
@@ -192,6 +196,7 @@ public final class DurableQueue: Sendable {
             for number in numbers where number < cursor.segment { try? fileManager.removeItem(at: segmentURL(number)) }
         }
         if numbers.isEmpty { recovered.writeSegment = 1 }
+        recovered.oldestSegment = numbers.first { number in cursor.map { number >= $0.segment } ?? true } ?? recovered.writeSegment
         recovered.cursorSequence = cursor?.sequence ?? 0
         let snapshot = recovered
         state.withLock { $0 = snapshot }
@@ -382,8 +387,10 @@ public final class DurableQueue: Sendable {
     private func consume(_ state: inout State) throws(QueueError) {
         try writeCursor(&state)
         let headSegment = state.headIndex < state.entries.count ? state.entries[state.headIndex].segment : state.writeSegment
-        let obsolete = Set(state.entries[..<state.headIndex].map(\.segment)).filter { $0 < headSegment }
-        for segment in obsolete { try? FileManager.default.removeItem(at: segmentURL(segment)) }
+        while state.oldestSegment < headSegment {
+            try? FileManager.default.removeItem(at: segmentURL(state.oldestSegment))
+            state.oldestSegment += 1
+        }
         if state.headIndex > 4096 || state.headIndex == state.entries.count {
             state.entries.removeFirst(state.headIndex)
             state.headIndex = 0
