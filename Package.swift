@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Language settings every target shares: Swift 6 mode plus the upcoming features
@@ -17,9 +17,12 @@ let package = Package(
         .library(name: "AutoTrackProperties", targets: ["AutoTrackProperties"]),
         .library(name: "AutoTrackInterception", targets: ["AutoTrackInterception"]),
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
+        .library(name: "AutoTrackModelBackend", targets: ["AutoTrackModelBackend"]),
         .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
         .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks"]),
         .library(name: "AutoTrack", targets: ["AutoTrack"]),
+        .library(name: "AutoTrackReferenceHostIntegration", targets: ["AutoTrackReferenceHostIntegration"]),
+        .library(name: "AutoTrackSampleSession", targets: ["AutoTrackSampleSession"]),
         .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
         .library(name: "AutoTrackConformanceCore", targets: ["AutoTrackConformanceCore"]),
         .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance"]),
@@ -55,6 +58,12 @@ let package = Package(
             name: "AutoTrackRuntime",
             swiftSettings: strictSettings
         ),
+        // The model runtime as a backend of the contract's runtime operations.
+        .target(
+            name: "AutoTrackModelBackend",
+            dependencies: ["AutoTrackRuntime", "AutoTrackInterception"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AutoTrackReferenceUI",
             dependencies: ["AutoTrackRuntime", "AutoTrackProperties"],
@@ -62,15 +71,28 @@ let package = Package(
         ),
         .target(
             name: "AutoTrackHooks",
-            dependencies: ["AutoTrackInterception", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents"],
+            dependencies: [
+                "AutoTrackInterception", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackModelBackend", "AutoTrackProperties",
+                "AutoTrackEvents",
+            ],
             swiftSettings: strictSettings
         ),
+        // The SDK core: knows no runtime, no host and no hook.
         .target(
             name: "AutoTrack",
-            dependencies: [
-                "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "AutoTrackRuntime",
-                "AutoTrackReferenceUI", "AutoTrackHooks", "CZlib",
-            ],
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib"],
+            swiftSettings: strictSettings
+        ),
+        // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.
+        .target(
+            name: "AutoTrackReferenceHostIntegration",
+            dependencies: ["AutoTrack", "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackRuntime"],
+            swiftSettings: strictSettings
+        ),
+        // Sample support: the scripted session of the demo and the end-to-end tests.
+        .target(
+            name: "AutoTrackSampleSession",
+            dependencies: ["AutoTrack", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -83,7 +105,6 @@ let package = Package(
             name: "AutoTrackConformanceCore",
             dependencies: [
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
-                "AutoTrackHooks",
             ],
             path: "Conformance/AutoTrackConformanceCore",
             swiftSettings: strictSettings
@@ -98,13 +119,33 @@ let package = Package(
             name: "AutoTrackCLI",
             dependencies: [
                 "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI",
-                "AutoTrackInterception", "AutoTrackHooks", "AutoTrackConformanceCore", "AutoTrack", "AutoTrackCollector",
+                "AutoTrackInterception", "AutoTrackModelBackend", "AutoTrackHooks", "AutoTrackConformanceCore", "AutoTrack",
+                "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrackCollector",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackTests",
-            dependencies: ["AutoTrack", "AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackReferenceUI"],
+            dependencies: [
+                "AutoTrack", "AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackReferenceHostIntegrationTests",
+            dependencies: [
+                "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrack", "AutoTrackEvents", "AutoTrackProperties",
+                "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackSerialization",
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Hooks written as a third party would, from the public API only.
+        .testTarget(
+            name: "ThirdPartyHookTests",
+            dependencies: [
+                "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackModelBackend", "AutoTrackHooks",
+                "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -114,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackConformanceTests",
-            dependencies: ["AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
+            dependencies: ["AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -129,7 +170,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackHooksTests",
-            dependencies: ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackHooks"],
+            dependencies: [
+                "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
+                "AutoTrackModelBackend", "AutoTrackHooks",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

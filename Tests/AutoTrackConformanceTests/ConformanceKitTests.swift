@@ -1,8 +1,12 @@
 import AutoTrackConformance
 import AutoTrackConformanceCore
+import AutoTrackHooks
 import AutoTrackInterception
 import Foundation
 import Testing
+
+/// Every built-in hook as a subject, with the methods it declares.
+let builtInSubjects = BuiltInHooks.all().map { ConformanceSubject(any: $0) }
 
 @Suite("The conformance kit: catalog, built-in hooks, mutants, reports")
 struct ConformanceKitTests {
@@ -23,7 +27,7 @@ struct ConformanceKitTests {
         }
     }
 
-    @Test("every built-in hook passes every applicable scenario", arguments: ConformanceSubject.builtIn)
+    @Test("every built-in hook passes every applicable scenario", arguments: builtInSubjects)
     func builtInHookConforms(subject: ConformanceSubject) {
         let report = Conformance.evaluate(subject)
         #expect(report.outcomes.count == ScenarioCatalog.scenarios(for: subject.point).count)
@@ -78,14 +82,14 @@ struct ConformanceKitTests {
     func requireForXCTest() throws {
         let gen01 = [try #require(ScenarioCatalog.scenario("GEN-01"))]
         #expect(throws: ConformanceFailure.self) { try requireConformance(Mutants.all[0].subject, scenarios: gen01) }
-        try requireConformance(ConformanceSubject.builtIn[0], scenarios: gen01)
+        try requireConformance(builtInSubjects[0], scenarios: gen01)
     }
 }
 
 /// What an SDK author writes: the kit's Testing layer on their hook.
 @Suite("Proving a hook with expectConformance")
 struct ProvingAHook {
-    static let subject = ConformanceSubject.builtIn.first { $0.name == "delegate-selection/proxy" }!
+    static let subject = builtInSubjects.first { $0.name == "delegate-selection/proxy" }!
 
     @Test(arguments: ScenarioCatalog.scenarios(for: .delegateSelection))
     func proxyDelegateHookConforms(scenario: Scenario) {

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Delegate-selection hooks: method exchange, dynamic subclass, forwarding proxy")
 struct DelegateSelectionHookTests {
-    static let strategies: [any InterceptionHookInstaller] = [ExchangeDelegateHook(), SubclassDelegateHook(), ProxyDelegateHook()]
+    static let strategies: [any InterceptionHook<ReferenceHost>] = [ExchangeDelegateHook(), SubclassDelegateHook(), ProxyDelegateHook()]
 
     /// A table made after the hook is installed, with rows "Row 0" …, and `delegate`.
     func makeTable(_ fixture: Fixture, delegate: RuntimeObject?) -> ListViewObject {
@@ -25,7 +25,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("rules 1-3: one selection is one click with the cell's snapshot, recorded before the original runs once", arguments: strategies)
-    func oneSelection(hook: any InterceptionHookInstaller) throws {
+    func oneSelection(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
@@ -40,7 +40,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("the sample app's own table: the seeds' values through the hook", arguments: strategies)
-    func sampleTable(hook: any InterceptionHookInstaller) throws {
+    func sampleTable(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture(launch: false)
         try fixture.install(hook)
         fixture.app.table.setDelegate(fixture.app.listScreen) // as the app does at load
@@ -55,7 +55,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("rule 2: a delegate subclass calling super is one click; both originals run once", arguments: strategies)
-    func subclassCallingSuper(hook: any InterceptionHookInstaller) throws {
+    func subclassCallingSuper(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         // The superclass is hooked too: a plain MyTableDelegate is set on another table first.
@@ -71,7 +71,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("a nil delegate, then a delegate, then another, then nil again", arguments: strategies)
-    func changedAndReset(hook: any InterceptionHookInstaller) throws {
+    func changedAndReset(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let table = makeTable(fixture, delegate: nil)
@@ -89,7 +89,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("one delegate shared by two lists: each selection is one click", arguments: strategies)
-    func sharedDelegate(hook: any InterceptionHookInstaller) throws {
+    func sharedDelegate(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
@@ -101,7 +101,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("a delegate released while set: no original to run, no click, no crash", arguments: strategies)
-    func delegateReleased(hook: any InterceptionHookInstaller) throws {
+    func delegateReleased(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         var delegate: RuntimeObject? = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
@@ -114,7 +114,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("rule 3: a list reloaded inside didSelect: the snapshot is the tapped cell's", arguments: strategies)
-    func reloadInsideSelection(hook: any InterceptionHookInstaller) throws {
+    func reloadInsideSelection(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let log = fixture.app.log
@@ -134,7 +134,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("rule 5: the delegate getter, class, responds(to:) and unintercepted messages are the app's", arguments: strategies)
-    func transparency(hook: any InterceptionHookInstaller) throws {
+    func transparency(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let log = fixture.app.log
@@ -157,7 +157,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("rule 6: installing twice is once; uninstalling restores the app's delegate and behaviour", arguments: strategies)
-    func installUninstall(hook: any InterceptionHookInstaller) throws {
+    func installUninstall(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         let handle = try fixture.install(hook)
         _ = try fixture.install(hook)
@@ -182,7 +182,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("a KVO-observed delegate: one click, and the observation is removed cleanly", arguments: strategies)
-    func observedDelegate(hook: any InterceptionHookInstaller) throws {
+    func observedDelegate(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
@@ -215,7 +215,7 @@ struct DelegateSelectionHookTests {
     }
 
     @Test("rule 6: another library's exchange hook on the delegate class, before or after ours: each fires once", arguments: strategies)
-    func foreignExchange(hook: any InterceptionHookInstaller) throws {
+    func foreignExchange(hook: any InterceptionHook<ReferenceHost>) throws {
         for foreignFirst in [true, false] {
             let fixture = try Fixture()
             let cls = try fixture.host.lookUpClass("MyTableDelegate")

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Gesture and alert-action hooks on the reference host")
 struct GestureAndAlertHookTests {
-    static let gestureStrategies: [any InterceptionHookInstaller] = [GestureTargetHook(), AddGestureRecognizerHook()]
+    static let gestureStrategies: [any InterceptionHook<ReferenceHost>] = [GestureTargetHook(), AddGestureRecognizerHook()]
 
     /// An image view with a tap recognizer made after the hook is installed.
     func tappableImage(_ fixture: Fixture, kind: String = "UITapGestureRecognizer", action: Selector = "bannerTapped:") throws -> ViewObject {
@@ -20,7 +20,7 @@ struct GestureAndAlertHookTests {
     }
 
     @Test("rules 1-3: a tap is one click, recorded before the app's action runs once", arguments: gestureStrategies)
-    func tap(hook: any InterceptionHookInstaller) throws {
+    func tap(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let image = try tappableImage(fixture)
@@ -35,7 +35,7 @@ struct GestureAndAlertHookTests {
     }
 
     @Test("rule 2: a long press is one click (at began), not one per state", arguments: gestureStrategies)
-    func longPress(hook: any InterceptionHookInstaller) throws {
+    func longPress(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let image = try tappableImage(fixture, kind: "UILongPressGestureRecognizer", action: "bannerPressed:")
@@ -45,7 +45,7 @@ struct GestureAndAlertHookTests {
     }
 
     @Test("rule 2: N targets on one recognizer are one click per recognition", arguments: gestureStrategies)
-    func manyTargets(hook: any InterceptionHookInstaller) throws {
+    func manyTargets(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let image = try tappableImage(fixture)
@@ -57,7 +57,7 @@ struct GestureAndAlertHookTests {
     }
 
     @Test("a recognizer created without initWithTarget: (storyboard) is tracked once targets are added", arguments: gestureStrategies)
-    func storyboardRecognizer(hook: any InterceptionHookInstaller) throws {
+    func storyboardRecognizer(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let recognizer = try fixture.host.makeGestureRecognizer("UITapGestureRecognizer", target: nil, action: nil)
@@ -81,7 +81,7 @@ struct GestureAndAlertHookTests {
     }
 
     @Test("rule 6: after uninstalling, recognitions run the originals once and record nothing", arguments: gestureStrategies)
-    func uninstall(hook: any InterceptionHookInstaller) throws {
+    func uninstall(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         let handle = try fixture.install(hook)
         let before = try tappableImage(fixture)

@@ -8,10 +8,10 @@ import Testing
 
 @Suite("Send-action hooks on the reference host")
 struct SendActionHookTests {
-    static let strategies: [any InterceptionHookInstaller] = [ControlSendActionHook(), ApplicationSendActionHook()]
+    static let strategies: [any InterceptionHook<ReferenceHost>] = [ControlSendActionHook(), ApplicationSendActionHook()]
 
     @Test("rules 1-3: one tap, the original once, one click recorded before it", arguments: strategies)
-    func oneCall(hook: any InterceptionHookInstaller) throws {
+    func oneCall(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let button = try fixture.makeBuyButton()
@@ -26,7 +26,7 @@ struct SendActionHookTests {
     }
 
     @Test("rule 2: three targets for one touch are one click and three originals", arguments: strategies)
-    func threeTargets(hook: any InterceptionHookInstaller) throws {
+    func threeTargets(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
         let button = fixture.host.makeControl("UIButton", title: "Go")
@@ -78,7 +78,7 @@ struct SendActionHookTests {
     }
 
     @Test("rule 6: installing twice takes effect once and returns the same handle", arguments: strategies)
-    func installTwice(hook: any InterceptionHookInstaller) throws {
+    func installTwice(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         let first = try fixture.install(hook)
         let second = try fixture.install(hook)
@@ -187,7 +187,9 @@ struct SendActionHookTests {
         let fixture = try Fixture()
         try fixture.install(ControlSendActionHook())
         let bare = try fixture.runtime.allocate(try fixture.host.lookUpClass("UIButton")) // not host storage
-        try fixture.runtime.call(bare, "sendAction:to:forEvent:", Selector("buyTapped:"), fixture.app.listScreen, RuntimeObject?.none)
+        // A touch (a programmatic send, with no event, is never captured at all).
+        let touch = try fixture.host.make(try fixture.host.lookUpClass("UIEvent"))
+        try fixture.runtime.call(bare, "sendAction:to:forEvent:", Selector("buyTapped:"), fixture.app.listScreen, touch)
         #expect(fixture.sink.count == 0)
         #expect(fixture.context.diagnostics.bookkeepingFailures == 1)
     }

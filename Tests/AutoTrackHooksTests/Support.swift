@@ -50,7 +50,7 @@ struct Fixture {
     }
 
     @discardableResult
-    func install(_ hook: any InterceptionHookInstaller) throws -> HookHandle {
+    func install(_ hook: any InterceptionHook<ReferenceHost>) throws -> HookHandle {
         try hook.install(on: host, context: context)
     }
 

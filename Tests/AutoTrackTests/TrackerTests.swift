@@ -1,6 +1,5 @@
 import AutoTrack
 import AutoTrackEvents
-import AutoTrackReferenceUI
 import AutoTrackSerialization
 import Foundation
 import Synchronization
@@ -95,18 +94,17 @@ struct TrackerTests {
         #expect(first != nil && first == second)
     }
 
-    @Test("$AppStart at enabling and on return; $AppEnd with the session's duration")
+    @Test("$AppStart at launch and on return; $AppEnd with the session's duration")
     func appStartEnd() throws {
         let directory = temporaryDirectory("session")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 1_000_000))
         let (tracker, collected) = try makeTracker(directory, clock: clock)
-        let host = try ReferenceHost()
-        try tracker.enableAutoTrack(on: host, hooks: [])
+        tracker.trackAppStart(resumingFromBackground: false)
         clock.advance(by: 12_345)
-        host.driver.background()
+        tracker.trackAppEnd()
         clock.advance(by: 60_000)
-        host.driver.foreground()
+        tracker.trackAppStart(resumingFromBackground: true)
         tracker.waitUntilQueued()
         let events = collected.events.withLock { $0 }
         #expect(events.map(\.name) == [.appStart, .appEnd, .appStart])

@@ -94,7 +94,7 @@ enum SendActionScenarios {
             } else {
                 try run.runtime.call(bare, "sendAction:to:forEvent:", Selector("bareAction:"), target, RuntimeObject?.none)
             }
-            run.expect(.failOpen, "calls of the original", expected: 1, observed: log.count("original"))
+            run.expect(.failOpen, "calls of the original", expected: 1, observed: log.all.filter { $0.hasPrefix("original ") }.count)
             run.expect(.oneInteraction, "interactions", expected: 0, observed: run.clicks)
             run.objects["target"] = target
         },

@@ -1,4 +1,6 @@
 /// AutoTrackReferenceUI: `AppLog` appears in this file's public API.
+/// AutoTrackInterception: `HookedMethod` appears in this file's public API.
+public import AutoTrackInterception
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `Message`, `Runtime` appear in this file's public API.
 public import AutoTrackRuntime
@@ -7,7 +9,7 @@ public import AutoTrackRuntime
 /// Each logs its name into the app's log whenever it fires, then calls what it wraps.
 public enum OtherLibraryHooks {
     /// The method `hooked` names in `runtime`.
-    static func method(_ hooked: ConformanceSubject.HookedMethod, in runtime: Runtime) -> (RuntimeClass, RuntimeMethod)? {
+    static func method(_ hooked: HookedMethod, in runtime: Runtime) -> (RuntimeClass, RuntimeMethod)? {
         guard var cls = runtime.lookUpClass(hooked.className) else { return nil }
         if hooked.isClassMethod { cls = cls.metaclass }
         guard let method = runtime.method(Selector(hooked.selector), in: cls) else { return nil }
@@ -16,17 +18,18 @@ public enum OtherLibraryHooks {
 
     /// The classic exchange style: add `<prefix>_<selector>` and exchange it with the
     /// method (after giving the class its own copy when it only inherits it). The
-    /// wrapper calls "the original" through its prefixed selector. Returns the undo.
+    /// wrapper logs `<prefix> <selector>` and calls "the original" through its prefixed
+    /// selector. Returns the undo.
     @discardableResult
     public static func exchange(
-        _ hooked: ConformanceSubject.HookedMethod, prefix: String, runtime: Runtime, log: AppLog
+        _ hooked: HookedMethod, prefix: String, runtime: Runtime, log: AppLog
     ) -> (@Sendable () -> Void)? {
         guard let (cls, found) = method(hooked, in: runtime) else { return nil }
         let selector = Selector(hooked.selector)
         let swizzled = Selector("\(prefix)_\(hooked.selector)")
         if found.owner !== cls { runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
         runtime.addMethod(to: cls, swizzled, Implementation("\(prefix) \(selector)") { message throws(RuntimeError) in
-            log.record(prefix)
+            log.record("\(prefix) \(selector)")
             return try message.runtime.send(message.receiver, swizzled, message.arguments)
         }, types: found.typeEncoding)
         guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { return nil }
@@ -35,10 +38,11 @@ public enum OtherLibraryHooks {
     }
 
     /// The implementation-replacing style (`method_setImplementation` keeping the old
-    /// `IMP`). Returns the undo, which restores blindly — as such libraries do.
+    /// `IMP`); the wrapper logs `<name> <selector>` (or what `entry` returns). Returns
+    /// the undo, which restores blindly — as such libraries do.
     @discardableResult
     public static func replace(
-        _ hooked: ConformanceSubject.HookedMethod, name: String, runtime: Runtime, log: AppLog,
+        _ hooked: HookedMethod, name: String, runtime: Runtime, log: AppLog,
         entry: @escaping @Sendable (Message) -> String = { _ in "" }
     ) -> (@Sendable () -> Void)? {
         guard let (cls, found) = method(hooked, in: runtime) else { return nil }
@@ -48,7 +52,7 @@ public enum OtherLibraryHooks {
         let original = own.implementation
         runtime.setImplementation(of: own, to: Implementation("\(name) \(selector)") { message throws(RuntimeError) in
             let extra = entry(message)
-            log.record(extra.isEmpty ? name : extra)
+            log.record(extra.isEmpty ? "\(name) \(selector)" : extra)
             return try original.body(message)
         })
         return { runtime.setImplementation(of: own, to: original) }
@@ -57,7 +61,7 @@ public enum OtherLibraryHooks {
     /// A selector probe: a replace-style wrapper logging `cmd <selector>` with the
     /// selector the call arrived with, to see whether a hook renamed it.
     @discardableResult
-    public static func selectorProbe(_ hooked: ConformanceSubject.HookedMethod, runtime: Runtime, log: AppLog) -> (@Sendable () -> Void)? {
+    public static func selectorProbe(_ hooked: HookedMethod, runtime: Runtime, log: AppLog) -> (@Sendable () -> Void)? {
         replace(hooked, name: "probe", runtime: runtime, log: log) { message in "cmd \(message.selector)" }
     }
 }

@@ -69,12 +69,26 @@ public final class ScenarioRun: @unchecked Sendable {
     /// Interactions recorded so far.
     public var clicks: Int { sink.count }
 
-    /// Installs the subject and keeps its handle.
+    /// Installs the subject and keeps its handle. The first installation of a run is
+    /// also checked against the subject's declaration: every framework method it
+    /// declares must be changed by installing, and every framework method installing
+    /// changed must be declared (a violation of rule 6 otherwise).
     @discardableResult
     public func install() throws -> HookHandle {
+        let before = handles.isEmpty ? FrameworkMethods(host) : nil
         let handle = try subject.install(on: host, context: context)
         handles.append(handle)
+        if let before { checkDeclaration(changed: before.changes(to: FrameworkMethods(host))) }
         return handle
+    }
+
+    /// Records violations where `changed` and the subject's declaration differ.
+    func checkDeclaration(changed: Set<HookedMethod>) {
+        let declared = Set(subject.hookedMethods)
+        expect(.lifecycle, "declared hooked methods that installing did not change",
+               expected: [String](), observed: declared.subtracting(changed).sorted().map(\.description))
+        expect(.lifecycle, "framework methods installing changed but the hook does not declare",
+               expected: [String](), observed: changed.subtracting(declared).sorted().map(\.description))
     }
 
     /// Forgets every log entry and recorded interaction (after building a fixture).
@@ -100,6 +114,32 @@ public final class ScenarioRun: @unchecked Sendable {
     public func expectCounts(original: String, originals: Int, interactions: Int) {
         expect(.originalOnce, "calls of \(original)", expected: originals, observed: log.count(original))
         expect(.oneInteraction, "interactions", expected: interactions, observed: clicks)
+    }
+}
+
+/// The implementation of every method the host's framework classes have of their
+/// own, instance and class methods: what a hook's installation may change.
+struct FrameworkMethods {
+    let implementations: [HookedMethod: ObjectIdentifier]
+
+    init(_ host: ReferenceHost) {
+        var implementations: [HookedMethod: ObjectIdentifier] = [:]
+        let runtime = host.runtime
+        for className in host.frameworkClassNames {
+            guard let cls = runtime.lookUpClass(className) else { continue }
+            for (owner, isClassMethod) in [(cls, false), (cls.metaclass, true)] {
+                for method in runtime.ownMethods(of: owner) {
+                    let key = HookedMethod(className, method.selector.name, isClassMethod: isClassMethod)
+                    implementations[key] = ObjectIdentifier(method.implementation)
+                }
+            }
+        }
+        self.implementations = implementations
+    }
+
+    /// The methods whose implementation differs in `later`, or that `later` added.
+    func changes(to later: FrameworkMethods) -> Set<HookedMethod> {
+        Set(later.implementations.filter { implementations[$0.key] != $0.value }.keys)
     }
 }
 

@@ -1,39 +1,26 @@
-/// AutoTrackHooks: `AddGestureRecognizerHook`, `AlertActionBlockHook`, `ApplicationSendActionHook`, `ControlSendActionHook` … appear in this file's public API.
-public import AutoTrackHooks
-/// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `InterceptionPoint` appear in this file's public API.
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` … appear in this file's public API.
 public import AutoTrackInterception
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 
-/// A hook under test: how to install it on a reference host, and which methods it
-/// hooks (so scenarios can stack other libraries' hooks on the same methods).
+/// A hook under test: how to install it on a reference host, and the framework methods
+/// it declares it wraps.
+///
+/// The declaration is checked, not trusted: on every run the kit compares it with the
+/// methods that installing actually changed (``ScenarioRun/install()``), and scenarios
+/// that stack other libraries' hooks stack them on exactly these methods — so a wrong
+/// list is a violation, never a silently weaker test.
 public struct ConformanceSubject: Sendable, CustomStringConvertible {
-    /// A method a hook intercepts.
-    public struct HookedMethod: Sendable, Hashable {
-        /// The class name.
-        public var className: String
-        /// The selector name.
-        public var selector: String
-        /// Whether it is a class method.
-        public var isClassMethod: Bool
-
-        /// Creates a description.
-        public init(_ className: String, _ selector: String, isClassMethod: Bool = false) {
-            self.className = className
-            self.selector = selector
-            self.isClassMethod = isClassMethod
-        }
-    }
-
     /// The hook's name, e.g. `delegate-selection/proxy`.
     public let name: String
     /// Its interception point.
     public let point: InterceptionPoint
-    /// The methods it wraps.
+    /// The framework methods it declares it wraps.
     public let hookedMethods: [HookedMethod]
     let installer: @Sendable (ReferenceHost, InteractionContext) throws(HookError) -> HookHandle
 
-    /// A subject from an install function.
+    /// A subject from an install function and its declaration (for hooks that are not
+    /// an ``AutoTrackInterception/InterceptionHook``, such as the kit's mutants).
     public init(
         name: String, point: InterceptionPoint, hookedMethods: [HookedMethod],
         install: @escaping @Sendable (ReferenceHost, InteractionContext) throws(HookError) -> HookHandle
@@ -44,9 +31,16 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
         installer = install
     }
 
-    /// A subject from a hook.
-    public init(_ hook: some InterceptionHookInstaller, hookedMethods: [HookedMethod]) {
-        self.init(name: hook.name, point: hook.point, hookedMethods: hookedMethods) { host, context throws(HookError) in
+    /// A subject from a hook on the reference host, with the methods it declares.
+    public init(_ hook: some InterceptionHook<ReferenceHost>) {
+        self.init(name: hook.name, point: hook.point, hookedMethods: hook.hookedMethods) { host, context throws(HookError) in
+            try hook.install(on: host, context: context)
+        }
+    }
+
+    /// A subject from a type-erased hook on the reference host.
+    public init(any hook: any InterceptionHook<ReferenceHost>) {
+        self.init(name: hook.name, point: hook.point, hookedMethods: hook.hookedMethods) { host, context throws(HookError) in
             try hook.install(on: host, context: context)
         }
     }
@@ -58,21 +52,4 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
 
     /// The name.
     public var description: String { name }
-
-    /// Every built-in hook, with the methods it wraps.
-    public static let builtIn: [ConformanceSubject] = [
-        ConformanceSubject(ControlSendActionHook(), hookedMethods: [.init("UIControl", "sendAction:to:forEvent:")]),
-        ConformanceSubject(ApplicationSendActionHook(), hookedMethods: [.init("UIApplication", "sendAction:to:from:forEvent:")]),
-        ConformanceSubject(GestureTargetHook(), hookedMethods: [
-            .init("UIGestureRecognizer", "initWithTarget:action:"), .init("UIGestureRecognizer", "addTarget:action:"),
-        ]),
-        ConformanceSubject(AddGestureRecognizerHook(), hookedMethods: [.init("UIView", "addGestureRecognizer:")]),
-        ConformanceSubject(AlertActionBlockHook(), hookedMethods: [
-            .init("UIAlertAction", "actionWithTitle:style:handler:", isClassMethod: true), .init("UIAlertController", "addAction:"),
-        ]),
-        ConformanceSubject(ExchangeDelegateHook(), hookedMethods: [.init("UITableView", "setDelegate:")]),
-        ConformanceSubject(SubclassDelegateHook(), hookedMethods: [.init("UITableView", "setDelegate:")]),
-        ConformanceSubject(ProxyDelegateHook(), hookedMethods: [.init("UITableView", "setDelegate:")]),
-        ConformanceSubject(ScreenViewAppearHook(), hookedMethods: [.init("UIViewController", "viewDidAppear:")]),
-    ]
 }

@@ -1,4 +1,3 @@
-import AutoTrackHooks
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
@@ -28,11 +27,13 @@ public enum Mutants {
         _ host: ReferenceHost, _ className: String, _ selector: Selector, classMethod: Bool = false, name: String,
         _ make: @escaping @Sendable (Implementation) -> Implementation.Body
     ) throws(HookError) -> HookHandle {
-        guard var cls = host.runtime.lookUpClass(className) else { throw .missingTarget(className) }
+        guard var cls = host.runtime.lookUpClass(className) else { throw .classNotFound(className: className) }
         if classMethod { cls = cls.metaclass }
-        guard let found = host.runtime.method(selector, in: cls) else { throw .missingTarget("\(className) \(selector)") }
+        guard let found = host.runtime.method(selector, in: cls) else {
+            throw .methodNotFound(className: className, selector: selector.name, isClassMethod: classMethod)
+        }
         if found.owner !== cls { host.runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
-        guard let method = host.runtime.method(selector, in: cls) else { throw .missingTarget("\(className) \(selector)") }
+        guard let method = host.runtime.method(selector, in: cls) else { throw .methodNotAdded(className: className, selector: selector.name) }
         let original = method.implementation
         host.runtime.setImplementation(of: method, to: Implementation(name, make(original)))
         let runtime = host.runtime
@@ -140,7 +141,7 @@ public enum Mutants {
             let touches = TouchDeduplicator()
             // The tutorials' exchange: the original runs as `mutant_sendAction:to:forEvent:`.
             guard let cls = host.runtime.lookUpClass("UIControl"), let own = host.runtime.method("sendAction:to:forEvent:", in: cls) else {
-                throw .missingTarget("UIControl")
+                throw .classNotFound(className: "UIControl")
             }
             let swizzled = Selector("mutant_sendAction:to:forEvent:")
             if host.runtime.method(swizzled, in: cls) == nil {

@@ -1,12 +1,8 @@
 /// AutoTrackEvents: `Identity`, `Properties`, `SanitizationReport`, `ValidationError` appear in this file's public API.
 public import AutoTrackEvents
-/// AutoTrackHooks: `BuiltInHooks`, `InterceptionHookInstaller` appear in this file's public API.
-public import AutoTrackHooks
-/// AutoTrackInterception: `HookError`, `HookHandle`, `InterceptionDiagnostics` appear in this file's public API.
+/// AutoTrackInterception: `InteractionContext`, `InteractionSink`, `InterceptionDiagnostics` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackProperties
-/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
-public import AutoTrackReferenceUI
 import AutoTrackSerialization
 import Dispatch
 import Foundation
@@ -27,6 +23,9 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var rejected = 0
     /// Flushes that left events queued after a temporary failure.
     public var deferredFlushes = 0
+    /// Queue reads or removals during a flush that failed (the events stay queued and
+    /// are sent again by a later flush); counted, never swallowed.
+    public var flushFailures = 0
     /// Repairs made to SDK-generated values.
     public var sanitized = SanitizationReport()
     /// Queue counters.
@@ -317,8 +316,17 @@ public final class Tracker: Sendable {
 
     private func flushOnWorker() -> FlushReport {
         var report = FlushReport()
+        var failures = 0
         while true {
-            guard let records = try? queue.peek(configuration.flushPolicy.batchSize), !records.isEmpty else { break }
+            let records: [DurableQueue.Record]
+            do {
+                records = try queue.peek(configuration.flushPolicy.batchSize)
+            } catch {
+                failures += 1
+                report.deferred = true
+                break
+            }
+            if records.isEmpty { break }
             var events: [Event] = []
             var undecodable = 0
             for record in records {
@@ -327,12 +335,18 @@ public final class Tracker: Sendable {
             let result = events.isEmpty ? .accepted : transport.deliver(events)
             switch result {
             case .accepted:
-                try? queue.remove(records)
                 report.delivered += events.count
                 report.rejected += undecodable
+                if !removeDelivered(records) {
+                    failures += 1
+                    report.deferred = true
+                }
             case .rejected:
-                try? queue.remove(records)
                 report.rejected += records.count
+                if !removeDelivered(records) {
+                    failures += 1
+                    report.deferred = true
+                }
             case .retryLater:
                 report.deferred = true
             }
@@ -342,8 +356,20 @@ public final class Tracker: Sendable {
             $0.diagnostics.delivered += report.delivered
             $0.diagnostics.rejected += report.rejected
             if report.deferred { $0.diagnostics.deferredFlushes += 1 }
+            $0.diagnostics.flushFailures += failures
         }
         return report
+    }
+
+    /// Removes records the transport has taken; `false` when the queue failed (they
+    /// will be sent again: delivery is at-least-once).
+    private func removeDelivered(_ records: [DurableQueue.Record]) -> Bool {
+        do {
+            try queue.remove(records)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Flushes, stops the timer and closes the queue. Later calls are ignored.
@@ -379,35 +405,35 @@ public final class Tracker: Sendable {
 
     // MARK: Automatic capture
 
-    /// Installs `hooks` (one per interception point by default) on a reference-host
-    /// application and turns their interactions into `$AppClick` and `$AppViewScreen`
-    /// events; tracks `$AppStart` now and on every return from the background, and
-    /// `$AppEnd` with the session's `$event_duration` on every move to it.
-    @discardableResult
-    public func enableAutoTrack(
-        on host: ReferenceHost, hooks: [any InterceptionHookInstaller] = BuiltInHooks.standard()
-    ) throws(HookError) -> [HookHandle] {
+    /// The sink a host framework hands its interactions to: each becomes a `$AppClick`
+    /// or `$AppViewScreen` with this tracker's identity and super properties at the
+    /// moment of the call. The sink holds the tracker weakly.
+    public var interactionSink: any InteractionSink { TrackerInteractionSink(tracker: self) }
+
+    /// A context for a host's hooks or capture code: reports to ``interactionSink``,
+    /// writes paths in the configured style, applies the configured exclusions and
+    /// action filter, and adds its counters to ``diagnostics``.
+    public func makeInteractionContext() -> InteractionContext {
         let context = InteractionContext(
-            sink: AutoTrackSink(tracker: self), pathStyle: configuration.pathStyle, exclusions: configuration.exclusions,
+            sink: interactionSink, pathStyle: configuration.pathStyle, exclusions: configuration.exclusions,
             actionFilter: configuration.actionFilter)
         state.withLock { $0.contexts.append(context) }
-        // Observers first: on return, $AppStart comes before the screen view.
-        host.addObserver(for: .didEnterBackground) { [weak self] _ in self?.appEnd() }
-        host.addObserver(for: .willEnterForeground) { [weak self] _ in self?.appStart(resumed: true) }
-        appStart(resumed: false)
-        var handles: [HookHandle] = []
-        for hook in hooks { handles.append(try hook.install(on: host, context: context)) }
-        return handles
+        return context
     }
 
-    private func appStart(resumed: Bool) {
+    /// Tracks `$AppStart` (with `$resume_from_background`) and starts the session whose
+    /// length `$AppEnd` reports. A host calls it at launch and on every return from
+    /// the background.
+    public func trackAppStart(resumingFromBackground resumed: Bool) {
         let time = configuration.clock.now()
         state.withLock { $0.sessionStart = time }
         submit(Submission(time: time, context: callContext(),
                           content: .lifecycle(.appStart, ["$resume_from_background": .bool(resumed)])))
     }
 
-    private func appEnd() {
+    /// Tracks `$AppEnd` with the session's `$event_duration` in seconds. A host calls
+    /// it on every move to the background.
+    public func trackAppEnd() {
         let time = configuration.clock.now()
         let start = state.withLock { $0.sessionStart }
         var properties: Properties = [:]
@@ -417,20 +443,24 @@ public final class Tracker: Sendable {
         submit(Submission(time: time, context: callContext(), content: .lifecycle(.appEnd, properties)))
     }
 
-    /// Takes one interaction from a hook, on the thread of the user action: stamps the
-    /// time and the identity; the event is built on the worker.
+    /// Takes one interaction, on the thread of the user action: stamps the time and the
+    /// identity; the event is built on the worker.
     func receive(_ interaction: Interaction) {
         submit(Submission(time: configuration.clock.now(), context: callContext(), content: .interaction(interaction)))
     }
 }
 
-/// Hands a tracker's hooks' interactions to the tracker.
-final class AutoTrackSink: InteractionSink {
+/// Hands a host's interactions to a tracker; see ``Tracker/interactionSink``.
+final class TrackerInteractionSink: InteractionSink {
     private weak let tracker: Tracker?
 
     init(tracker: Tracker) { self.tracker = tracker }
 
+    /// Thrown when the tracker is gone; the hook's context counts it as a sink failure.
+    struct TrackerReleased: Error {}
+
     func receive(_ interaction: Interaction) throws {
-        tracker?.receive(interaction)
+        guard let tracker else { throw TrackerReleased() }
+        tracker.receive(interaction)
     }
 }

@@ -26,7 +26,7 @@ struct HooksBenchmark {
 
     /// A host with the hook installed, a table, an unhooked delegate (never set on a
     /// list) and the receiver the table actually calls for a hooked delegate.
-    private func setup(_ hook: (any InterceptionHookInstaller)?) throws -> Setup {
+    private func setup(_ hook: (any InterceptionHook<ReferenceHost>)?) throws -> Setup {
         let host = try ReferenceHost()
         let context = InteractionContext(sink: DiscardingSink())
         if let hook { _ = try hook.install(on: host, context: context) }
@@ -68,7 +68,7 @@ struct HooksBenchmark {
         var sections: [BenchmarkReport.Section] = []
         var context: [String] = ["\(calls) calls per round with tracking disabled; enabled rounds make 1/100 as many (each captures a snapshot)"]
         let harness = BenchmarkHarness()
-        for (label, hook) in [("method exchange", ExchangeDelegateHook() as any InterceptionHookInstaller),
+        for (label, hook) in [("method exchange", ExchangeDelegateHook() as any InterceptionHook<ReferenceHost>),
                               ("dynamic subclass", SubclassDelegateHook()), ("forwarding proxy", ProxyDelegateHook())] {
             let setup = try setup(hook)
             let hooked = setup.hooked!

@@ -1,7 +1,9 @@
 import AutoTrack
 import AutoTrackEvents
 import AutoTrackProperties
+import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackSampleSession
 import AutoTrackSerialization
 import Foundation
 

@@ -1,4 +1,5 @@
 import AutoTrackConformanceCore
+import AutoTrackHooks
 import Foundation
 
 /// `autotrack conformance`: the catalog against every built-in hook (or, with
@@ -11,7 +12,7 @@ struct ConformanceCommand {
     /// Prints the matrix and returns the exit status: 0 when every built-in hook passes
     /// (or, with `--mutants`, when every mutant is caught by the scenarios naming it).
     func run() throws -> Int32 {
-        let subjects = mutants ? Mutants.all.map(\.subject) : ConformanceSubject.builtIn
+        let subjects = mutants ? Mutants.all.map(\.subject) : BuiltInHooks.all().map { ConformanceSubject(any: $0) }
         let scenarios = ScenarioCatalog.all
         let reports = subjects.map { Conformance.evaluate($0, scenarios: scenarios) }
         print(mutants ? "Mutant kill matrix (FAIL = the scenario caught the mutant)" : "Conformance of the built-in hooks")

@@ -1,7 +1,9 @@
 import AutoTrackProperties
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackSampleSession
 import AutoTrackSerialization
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
-/// AutoTrackInterception: `DelegateSelectionHook`, `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
@@ -16,15 +17,19 @@ import Synchronization
 /// so the original sees its own selector. A subclass and its superclass both hooked,
 /// with the subclass calling super, record once: the re-entrancy guard sees the same
 /// selection. Uninstalling exchanges back every class whose methods are still ours.
-public final class ExchangeDelegateHook: DelegateSelectionHook {
+public final class ExchangeDelegateHook: InterceptionHook {
+    /// `.delegateSelection`.
+    public let point = InterceptionPoint.delegateSelection
     /// `delegate-selection/exchange`.
     public let name = "delegate-selection/exchange"
+    /// `setDelegate:` of `UITableView` and `UICollectionView`.
+    public let hookedMethods = DelegateInterposition.setDelegateMethods
 
     /// Creates the hook.
     public init() {}
 
     final class HookedClasses: Sendable {
-        /// Per class and selector: the exchanged method pair and our tracking body.
+        /// Per class and selector: the exchanged method and our tracking body.
         let entries = Mutex<[String: (didSelect: RuntimeMethod, tracking: Implementation)]>([:])
     }
 
@@ -33,49 +38,48 @@ public final class ExchangeDelegateHook: DelegateSelectionHook {
         let name = self.name
         let runtime = host.runtime
         let hooked = HookedClasses()
-        let setDelegate = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
-            try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { _, delegate, flag in
-                if let delegate { try Self.hookClass(of: delegate, runtime: runtime, context: context, flag: flag, name: name, hooked: hooked) }
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            // Uninstalled last (members go in reverse): exchange every class back.
+            let classes = HookHandle(name: "\(name)/classes") { () throws(HookError) -> HookState in
+                var passThrough = false
+                for (_, entry) in hooked.entries.withLock({ $0 }) {
+                    guard entry.didSelect.implementation === entry.tracking else {
+                        passThrough = true // someone exchanged on top of us: stay as a pass-through
+                        continue
+                    }
+                    let swizzled = Selector("autotrack_\(entry.didSelect.owner.name)_\(entry.didSelect.selector)")
+                    if let original = runtime.method(swizzled, in: entry.didSelect.owner) {
+                        runtime.exchangeImplementations(entry.didSelect, original)
+                    }
+                }
+                hooked.entries.withLock { $0.removeAll() }
+                return passThrough ? .passThrough : .uninstalled
+            }
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { _, delegate, hookSwitch in
+                if let delegate {
+                    let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                    try Self.hookClass(of: delegate, runtime: runtime, interceptor: interceptor, hooked: hooked)
+                }
                 return delegate
             }
+            return [classes] + setters
         }
-        DelegateSelectionCapture.SeenLists.of(runtime).rehook(runtime: runtime)
-        return HookHandle(name: name) { () throws(HookError) -> HookState in
-            try setDelegate.uninstall()
-            var passThrough = setDelegate.state == .passThrough
-            for (_, entry) in hooked.entries.withLock({ $0 }) {
-                guard entry.didSelect.implementation === entry.tracking else {
-                    passThrough = true // someone exchanged on top of us: stay as a pass-through
-                    continue
-                }
-                let swizzled = Selector("autotrack_\(entry.didSelect.owner.name)_\(entry.didSelect.selector)")
-                if let original = runtime.method(swizzled, in: entry.didSelect.owner) {
-                    runtime.exchangeImplementations(entry.didSelect, original)
-                }
-            }
-            hooked.entries.withLock { $0.removeAll() }
-            return passThrough ? .passThrough : .uninstalled
-        }
+        DelegateInterposition.rehook(in: runtime)
+        return group
     }
 
-    static func hookClass(
-        of delegate: RuntimeObject, runtime: Runtime, context: InteractionContext, flag: MethodWrapper.EnabledFlag,
-        name: String, hooked: HookedClasses
-    ) throws {
-        for selector in DelegateSelectionCapture.selectors {
-            guard let implementor = DelegateSelectionCapture.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
+    static func hookClass(of delegate: RuntimeObject, runtime: Runtime, interceptor: Interceptor, hooked: HookedClasses) throws {
+        let name = interceptor.capturedBy
+        for selector in DelegateInterposition.selectors {
+            guard let implementor = DelegateInterposition.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
             let cls = implementor.realClass
             let key = "\(cls.name)|\(selector)"
-            let target = ReportingTarget.target(on: cls, current: .init(context: context, flag: flag, capturedBy: name))
+            let target = ReportingTarget.target(on: cls, in: runtime, current: interceptor)
             if hooked.entries.withLock({ $0[key] != nil }) { continue }
             let swizzled = Selector("autotrack_\(cls.name)_\(selector)")
-            _ = target
-            if let earlier = runtime.method(swizzled, in: cls), earlier.owner === cls,
-               let own = runtime.method(selector, in: cls) {
+            if let earlier = runtime.method(swizzled, in: cls), earlier.owner === cls, let own = runtime.method(selector, in: cls) {
                 // Hooked by an earlier installation; if that one was exchanged back, hook again.
-                if own.implementation.name.hasPrefix(name) {
-                    continue
-                }
+                if own.implementation.name.hasPrefix(name) { continue }
                 runtime.exchangeImplementations(own, earlier)
                 hooked.entries.withLock { $0[key] = (own, own.implementation) }
                 continue
@@ -87,13 +91,12 @@ public final class ExchangeDelegateHook: DelegateSelectionHook {
             let originalSlot = MethodSlot()
             let tracking = Implementation("\(name) -[\(cls.name) \(selector)]") { message throws(RuntimeError) in
                 guard let original = originalSlot.method else { return .void }
-                // Not recording: straight to the original, nothing allocated or counted.
-                guard target.isRecording else { return try original.invokeImplementation(message) }
-                let current = target.current
-                return try DelegateSelectionCapture.selection(
-                    message: message, context: current.context, enabled: true, capturedBy: current.capturedBy
-                ) { () throws(RuntimeError) -> RuntimeValue in
-                    try original.invokeImplementation(message)
+                return try target.withCurrent { (interceptor: Interceptor) throws(RuntimeError) -> RuntimeValue in
+                    try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
+                        try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+                    } original: { () throws(RuntimeError) in
+                        try original.invokeImplementation(message)
+                    }
                 }
             }
             runtime.addMethod(to: cls, swizzled, tracking, types: inherited.typeEncoding)
@@ -103,4 +106,13 @@ public final class ExchangeDelegateHook: DelegateSelectionHook {
             hooked.entries.withLock { $0[key] = (own, tracking) }
         }
     }
+}
+
+/// A method entity filled in once, just after the closure that reads it was made and
+/// before that closure can run (publication goes through the runtime's lock and the
+/// release/acquire of the implementation pointer).
+final class MethodSlot: @unchecked Sendable {
+    // Safe: written once before the reading implementation is installed; read-only
+    // after. Unowned without counting: the runtime keeps every method alive.
+    unowned(unsafe) var method: RuntimeMethod?
 }

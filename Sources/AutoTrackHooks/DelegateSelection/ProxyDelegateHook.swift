@@ -1,5 +1,6 @@
-/// AutoTrackInterception: `DelegateSelectionHook`, `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
@@ -13,9 +14,13 @@ import Synchronization
 /// and it is kept alive by an associated object on the list, which holds its delegate
 /// weakly. The list's `delegate` getter is wrapped to return the app's delegate, never
 /// the proxy.
-public final class ProxyDelegateHook: DelegateSelectionHook {
+public final class ProxyDelegateHook: InterceptionHook {
+    /// `.delegateSelection`.
+    public let point = InterceptionPoint.delegateSelection
     /// `delegate-selection/proxy`.
     public let name = "delegate-selection/proxy"
+    /// `setDelegate:` and `delegate` of `UITableView` and `UICollectionView`.
+    public let hookedMethods = DelegateInterposition.setDelegateMethods + DelegateInterposition.listClasses.map { HookedMethod($0, "delegate") }
     static let proxyKey = AssociationKey("AutoTrackHooks.delegateProxy")
 
     /// Creates the hook.
@@ -26,14 +31,10 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
         // Safe: the weak target is read and written only under the mutex; the rest is
         // immutable and thread-safe.
         private let targetStorage = Mutex<WeakTarget>(WeakTarget())
-        let context: InteractionContext
-        let flag: MethodWrapper.EnabledFlag
-        let capturedBy: String
+        let interceptor: Interceptor
 
-        init(class cls: RuntimeClass, context: InteractionContext, flag: MethodWrapper.EnabledFlag, capturedBy: String) {
-            self.context = context
-            self.flag = flag
-            self.capturedBy = capturedBy
+        init(class cls: RuntimeClass, interceptor: Interceptor) {
+            self.interceptor = interceptor
             super.init(instanceOf: cls)
         }
         struct WeakTarget: @unchecked Sendable {
@@ -63,47 +64,52 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
         let proxyClass = try Self.proxyClass(in: runtime)
         let proxied = ProxiedLists()
         let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
-            let setters = try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { list, delegate, flag in
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { list, delegate, hookSwitch in
                 guard let delegate else {
                     runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
                     return nil
                 }
                 if delegate is DelegateProxy { return delegate }
                 let proxy = (runtime.associatedObject(for: Self.proxyKey, on: list) as? DelegateProxy)
-                    ?? DelegateProxy(class: proxyClass, context: context, flag: flag, capturedBy: name)
+                    ?? DelegateProxy(class: proxyClass, interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
                 proxy.target = delegate
                 runtime.setAssociatedObject(proxy, for: Self.proxyKey, on: list)
                 proxied.entries.withLock { $0.append(.init(list: list)) }
                 return proxy
             }
-            let getters = try ["UITableView", "UICollectionView"].map { (className: String) throws(HookError) -> HookHandle in
-                guard let cls = runtime.lookUpClass(className) else { throw .missingTarget(className) }
-                return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "delegate") { original, _ in
-                    Implementation("\(name) -[\(className) delegate]") { message throws(RuntimeError) in
-                        let result = try original.body(message)
-                        // Unwrap even when disabled: a proxy set earlier must never leak.
-                        if let proxy = result.object as? DelegateProxy { return .object(proxy.target) }
-                        return result
+            let getters = try DelegateInterposition.listClasses.map { (className: String) throws(HookError) -> HookHandle in
+                guard let cls = runtime.lookUpClass(className) else { throw .classNotFound(className: className) }
+                return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "delegate") { original, hookSwitch in
+                    let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                    return Implementation("\(name) -[\(className) delegate]") { message throws(RuntimeError) in
+                        try interceptor.forward { () throws(RuntimeError) in
+                            try original.body(message)
+                        } then: { result in
+                            // Even when uninstalled: a proxy set earlier must never leak.
+                            if let proxy = result.object as? DelegateProxy { return .object(proxy.target) }
+                            return result
+                        }
                     }
                 }
             }
-            return setters + getters
-        }
-        DelegateSelectionCapture.SeenLists.of(runtime).rehook(runtime: runtime)
-        return HookHandle(name: name) { () throws(HookError) -> HookState in
-            try group.uninstall()
-            // Give every list whose delegate is still our proxy its own delegate back,
-            // so nothing of ours remains in the app's object graph.
-            if group.state == .uninstalled {
+            let wrappers = setters + getters
+            // Uninstalled last (members go in reverse): once every wrapper is out, give
+            // every list whose delegate is still our proxy its own delegate back, so
+            // nothing of ours remains in the app's object graph.
+            let lists = HookHandle(name: "\(name)/lists") { () throws(HookError) -> HookState in
+                guard wrappers.allSatisfy({ $0.state == .uninstalled }) else { return .passThrough }
                 for entry in proxied.entries.withLock({ $0 }) {
                     guard let list = entry.list, let proxy = list.delegate as? DelegateProxy else { continue }
                     _ = try? runtime.send(list, "setDelegate:", MessageArguments(.object(proxy.target)))
                     runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
                 }
                 proxied.entries.withLock { $0.removeAll() }
+                return .uninstalled
             }
-            return group.state
+            return [lists] + wrappers
         }
+        DelegateInterposition.rehook(in: runtime)
+        return group
     }
 
     /// The proxy class of `runtime`: `AutoTrackDelegateProxy`, an `NSProxy` subclass.
@@ -138,21 +144,19 @@ public final class ProxyDelegateHook: DelegateSelectionHook {
                 return .void
             }),
         ]
-        for selector in DelegateSelectionCapture.selectors {
+        for selector in DelegateInterposition.selectors {
             methods.append((selector, "v@:@@", Implementation("-[AutoTrackDelegateProxy \(selector)]") { message throws(RuntimeError) in
                 // A released delegate: there is no original to run, so nothing to record.
                 guard let proxy = message.receiver as? DelegateProxy, let delegate = proxy.target else { return .void }
-                guard proxy.flag.isOn && proxy.context.isEnabled else {
-                    return try message.runtime.send(delegate, message.selector, message.arguments)
-                }
-                return try DelegateSelectionCapture.selection(
-                    message: message, context: proxy.context, enabled: true, capturedBy: proxy.capturedBy
-                ) { () throws(RuntimeError) -> RuntimeValue in
+                let interceptor = proxy.interceptor
+                return try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
+                    try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+                } original: { () throws(RuntimeError) in
                     try message.runtime.send(delegate, message.selector, message.arguments)
                 }
             }))
         }
-        return try HookClasses.named("AutoTrackDelegateProxy", in: runtime) { () throws(RuntimeError) -> RuntimeClass in
+        return try HookClasses.named("AutoTrackDelegateProxy", in: runtime) { () throws -> RuntimeClass in
             try runtime.defineClass("AutoTrackDelegateProxy", superclass: runtime.proxyRootClass, methods: methods)
         }
     }

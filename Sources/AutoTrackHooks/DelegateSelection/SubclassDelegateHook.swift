@@ -1,5 +1,6 @@
-/// AutoTrackInterception: `DelegateSelectionHook`, `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
@@ -16,9 +17,13 @@ import Synchronization
 /// Uninstalling moves every delegate still on our subclass back to its previous class;
 /// one that KVO (or another library) has since isa-swizzled on top keeps our class as a
 /// pass-through rather than being given a wrong class.
-public final class SubclassDelegateHook: DelegateSelectionHook {
+public final class SubclassDelegateHook: InterceptionHook {
+    /// `.delegateSelection`.
+    public let point = InterceptionPoint.delegateSelection
     /// `delegate-selection/subclass`.
     public let name = "delegate-selection/subclass"
+    /// `setDelegate:` of `UITableView` and `UICollectionView`.
+    public let hookedMethods = DelegateInterposition.setDelegateMethods
     static let prefix = "AutoTrack_"
 
     /// Creates the hook.
@@ -39,41 +44,42 @@ public final class SubclassDelegateHook: DelegateSelectionHook {
         let name = self.name
         let runtime = host.runtime
         let swizzled = Swizzled()
-        let setDelegate = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
-            try DelegateSelectionCapture.wrapSetDelegate(name: name, host: host) { _, delegate, flag in
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            // Uninstalled last (members go in reverse): give every delegate its class back.
+            let objects = HookHandle(name: "\(name)/objects") { () throws(HookError) -> HookState in
+                var passThrough = false
+                for entry in swizzled.entries.withLock({ $0 }) {
+                    guard let object = entry.object else { continue }
+                    if object.realClass === entry.subclass {
+                        runtime.setClass(of: object, to: entry.previous)
+                    } else {
+                        passThrough = true
+                    }
+                }
+                swizzled.entries.withLock { $0.removeAll() }
+                return passThrough ? .passThrough : .uninstalled
+            }
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { _, delegate, hookSwitch in
                 if let delegate {
                     // A forwarding proxy (RxCocoa-style) implements nothing: subclass the object it forwards to.
-                    let implementor = DelegateSelectionCapture.selectors.lazy
-                        .compactMap { DelegateSelectionCapture.implementor(of: $0, for: delegate, runtime: runtime) }.first
-                    if let implementor { try Self.subclass(implementor, runtime: runtime, context: context, flag: flag, name: name, swizzled: swizzled) }
+                    let implementor = DelegateInterposition.selectors.lazy
+                        .compactMap { DelegateInterposition.implementor(of: $0, for: delegate, runtime: runtime) }.first
+                    let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                    if let implementor { try Self.subclass(implementor, runtime: runtime, interceptor: interceptor, swizzled: swizzled) }
                 }
                 return delegate
             }
+            return [objects] + setters
         }
-        DelegateSelectionCapture.SeenLists.of(runtime).rehook(runtime: runtime)
-        return HookHandle(name: name) { () throws(HookError) -> HookState in
-            try setDelegate.uninstall()
-            var passThrough = setDelegate.state == .passThrough
-            for entry in swizzled.entries.withLock({ $0 }) {
-                guard let object = entry.object else { continue }
-                if object.realClass === entry.subclass {
-                    runtime.setClass(of: object, to: entry.previous)
-                } else {
-                    passThrough = true
-                }
-            }
-            swizzled.entries.withLock { $0.removeAll() }
-            return passThrough ? .passThrough : .uninstalled
-        }
+        DelegateInterposition.rehook(in: runtime)
+        return group
     }
 
-    static func subclass(
-        _ delegate: RuntimeObject, runtime: Runtime, context: InteractionContext, flag: MethodWrapper.EnabledFlag,
-        name: String, swizzled: Swizzled
-    ) throws {
+    static func subclass(_ delegate: RuntimeObject, runtime: Runtime, interceptor: Interceptor, swizzled: Swizzled) throws {
+        let name = interceptor.capturedBy
         let base = delegate.realClass
         if base.name.hasPrefix(prefix) { return } // already ours
-        let selectors = DelegateSelectionCapture.selectors.filter { runtime.instancesRespond(of: base, to: $0) }
+        let selectors = DelegateInterposition.selectors.filter { runtime.instancesRespond(of: base, to: $0) }
         guard !selectors.isEmpty else { return }
         let subclassName = prefix + base.name
         let subclass: RuntimeClass
@@ -82,26 +88,23 @@ public final class SubclassDelegateHook: DelegateSelectionHook {
         } else {
             let reported = try runtime.reportedClass(of: delegate) ?? base
             let created = try runtime.allocateClassPair(superclass: base, name: subclassName)
-            let target = ReportingTarget.target(on: created, current: .init(context: context, flag: flag, capturedBy: name))
+            let target = ReportingTarget.target(on: created, in: runtime, current: interceptor)
             runtime.addMethod(to: created, Selectors.class, Implementation("-[\(subclassName) class]") { _ in .object(reported) }, types: "#@:")
             for selector in selectors {
                 runtime.addMethod(to: created, selector, Implementation("\(name) -[\(subclassName) \(selector)]") { message throws(RuntimeError) in
-                    // Not recording: straight to super, nothing allocated.
-                    guard target.isRecording else {
-                        return try message.runtime.sendSuper(message, from: created)
-                    }
-                    let current = target.current
-                    return try DelegateSelectionCapture.selection(
-                        message: message, context: current.context, enabled: true, capturedBy: current.capturedBy
-                    ) { () throws(RuntimeError) -> RuntimeValue in
-                        try message.runtime.sendSuper(message, from: created)
+                    try target.withCurrent { (interceptor: Interceptor) throws(RuntimeError) -> RuntimeValue in
+                        try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
+                            try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+                        } original: { () throws(RuntimeError) in
+                            try message.runtime.sendSuper(message, from: created)
+                        }
                     }
                 }, types: "v@:@@")
             }
             try runtime.registerClassPair(created)
             subclass = created
         }
-        _ = ReportingTarget.target(on: subclass, current: .init(context: context, flag: flag, capturedBy: name))
+        _ = ReportingTarget.target(on: subclass, in: runtime, current: interceptor)
         let previous = runtime.setClass(of: delegate, to: subclass)
         swizzled.entries.withLock { $0.append(.init(object: delegate, subclass: subclass, previous: previous)) }
     }

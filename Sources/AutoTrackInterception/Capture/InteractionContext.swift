@@ -1,7 +1,8 @@
 import AutoTrackEvents
 /// AutoTrackProperties: `ElementNode`, `ElementProperties`, `ScreenNode`, `TrackingExclusions` … appear in this file's public API.
 public import AutoTrackProperties
-import Synchronization
+/// Synchronization: the atomics of the inlinable on/off and counting paths (`isEnabled`, counters).
+public import Synchronization
 
 /// Counters of everything a hook swallowed to stay fail-open. Nothing here stops or
 /// repeats an original; these numbers are how such events become visible.
@@ -38,9 +39,63 @@ public final class InteractionContext: Sendable {
     public let reentrancy = ReentrancyGuard()
     /// The per-touch deduplicator shared by the send-action hooks.
     public let touches = TouchDeduplicator()
-    private let enabled = Atomic<Bool>(true)
-    private let counters = Mutex(InterceptionDiagnostics())
+    @usableFromInline let enabled = Atomic<Bool>(true)
+    @usableFromInline let counters = Counters()
     private let elementCollector: ElementProperties
+
+    /// One atomic counter per ``InterceptionDiagnostics`` field: counting is on the
+    /// path of every intercepted call (disabled skips included), so it takes no lock.
+    @usableFromInline
+    final class Counters: Sendable {
+        let delivered = Atomic<Int>(0)
+        let sinkFailures = Atomic<Int>(0)
+        let bookkeepingFailures = Atomic<Int>(0)
+        let filtered = Atomic<Int>(0)
+        let deduplicated = Atomic<Int>(0)
+        let disabledSkips = Atomic<Int>(0)
+
+        init() {}
+
+        @usableFromInline
+        func add(_ counter: Counter) {
+            switch counter {
+            case .delivered: delivered.wrappingAdd(1, ordering: .relaxed)
+            case .sinkFailures: sinkFailures.wrappingAdd(1, ordering: .relaxed)
+            case .bookkeepingFailures: bookkeepingFailures.wrappingAdd(1, ordering: .relaxed)
+            case .filtered: filtered.wrappingAdd(1, ordering: .relaxed)
+            case .deduplicated: deduplicated.wrappingAdd(1, ordering: .relaxed)
+            case .disabledSkips: disabledSkips.wrappingAdd(1, ordering: .relaxed)
+            }
+        }
+
+        var snapshot: InterceptionDiagnostics {
+            var diagnostics = InterceptionDiagnostics()
+            diagnostics.delivered = delivered.load(ordering: .relaxed)
+            diagnostics.sinkFailures = sinkFailures.load(ordering: .relaxed)
+            diagnostics.bookkeepingFailures = bookkeepingFailures.load(ordering: .relaxed)
+            diagnostics.filtered = filtered.load(ordering: .relaxed)
+            diagnostics.deduplicated = deduplicated.load(ordering: .relaxed)
+            diagnostics.disabledSkips = disabledSkips.load(ordering: .relaxed)
+            return diagnostics
+        }
+    }
+
+    /// A counter of ``InterceptionDiagnostics``.
+    @usableFromInline
+    package enum Counter: Sendable {
+        /// ``InterceptionDiagnostics/delivered``.
+        case delivered
+        /// ``InterceptionDiagnostics/sinkFailures``.
+        case sinkFailures
+        /// ``InterceptionDiagnostics/bookkeepingFailures``.
+        case bookkeepingFailures
+        /// ``InterceptionDiagnostics/filtered``.
+        case filtered
+        /// ``InterceptionDiagnostics/deduplicated``.
+        case deduplicated
+        /// ``InterceptionDiagnostics/disabledSkips``.
+        case disabledSkips
+    }
 
     /// Creates a context.
     public init(
@@ -56,18 +111,18 @@ public final class InteractionContext: Sendable {
 
     /// Whether tracking is on. Turning it off makes hooks pass straight through; the
     /// originals still run exactly once.
-    public var isEnabled: Bool {
+    @inlinable public var isEnabled: Bool {
         get { enabled.load(ordering: .relaxed) }
         set { enabled.store(newValue, ordering: .relaxed) }
     }
 
     /// The counters so far.
-    public var diagnostics: InterceptionDiagnostics { counters.withLock { $0 } }
+    public var diagnostics: InterceptionDiagnostics { counters.snapshot }
 
-    /// Adds to a counter.
-    public func count(_ keyPath: WritableKeyPath<InterceptionDiagnostics, Int>) {
-        counters.withLock { $0[keyPath: keyPath] += 1 }
-    }
+    /// Adds one to a counter: for the combinator and sibling modules, never a hook's
+    /// own business (hooks report through ``Interceptor/intercept(dedupe:capture:original:)``).
+    @inlinable
+    package func count(_ counter: Counter) { counters.add(counter) }
 
     // MARK: Snapshots
 
@@ -91,41 +146,31 @@ public final class InteractionContext: Sendable {
     /// Never throws: sink errors are counted.
     public func emit(_ interaction: Interaction) {
         guard isEnabled else {
-            count(\.disabledSkips)
+            count(.disabledSkips)
             return
         }
         if let element = interaction.element {
             let ignoredType = element.typeHierarchy.contains { exclusions.elementTypes.contains($0) }
             let ignoredIdentifier = element.accessibilityIdentifier.map { exclusions.accessibilityIdentifiers.contains($0) } ?? false
             if ignoredType || ignoredIdentifier {
-                count(\.filtered)
+                count(.filtered)
                 return
             }
         }
         if let actionName = interaction.details.actionName, actionFilter.ignores(actionName) {
-            count(\.filtered)
+            count(.filtered)
             return
         }
         if let screen = interaction.screen, screen.typeHierarchy.contains(where: { exclusions.screenTypes.contains($0) }) {
-            count(\.filtered)
+            count(.filtered)
             return
         }
         do {
             try sink.receive(interaction)
-            count(\.delivered)
+            count(.delivered)
         } catch {
-            count(\.sinkFailures)
+            count(.sinkFailures)
         }
     }
 
-    /// Runs hook bookkeeping fail-open: an error is counted and `nil` returned, so
-    /// the caller goes on to run the original exactly once.
-    public func failOpen<T>(_ bookkeeping: () throws -> T?) -> T? {
-        do {
-            return try bookkeeping()
-        } catch {
-            count(\.bookkeepingFailures)
-            return nil
-        }
-    }
 }

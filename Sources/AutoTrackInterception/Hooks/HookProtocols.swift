@@ -2,16 +2,24 @@ import Synchronization
 
 /// Why a hook could not be installed or removed.
 public enum HookError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The host lacks a class or method the hook needs.
-    case missingTarget(String)
-    /// The runtime refused a change; the message says which.
-    case runtimeRefused(String)
+    /// The host has no class of this name.
+    case classNotFound(className: String)
+    /// The class neither has nor inherits a method with this selector.
+    case methodNotFound(className: String, selector: String, isClassMethod: Bool)
+    /// The runtime did not add the method to the class (`class_addMethod` answered no
+    /// and the class still has no method of its own).
+    case methodNotAdded(className: String, selector: String)
+    /// The runtime did not create or register a class the hook needs.
+    case classNotCreated(className: String, reason: String)
 
     /// What went wrong.
     public var description: String {
         switch self {
-        case .missingTarget(let what): "the host has no \(what) to hook"
-        case .runtimeRefused(let what): "the runtime refused: \(what)"
+        case .classNotFound(let className): "the host has no class \(className) to hook"
+        case .methodNotFound(let className, let selector, let isClassMethod):
+            "\(className) has no method \(isClassMethod ? "+" : "-")\(selector) to hook"
+        case .methodNotAdded(let className, let selector): "the runtime did not add \(selector) to \(className)"
+        case .classNotCreated(let className, let reason): "the runtime did not create \(className): \(reason)"
         }
     }
 }
@@ -54,58 +62,59 @@ public final class HookHandle: Sendable {
     }
 
     /// Marks the handle installed again (a reinstall that re-enabled it).
-    public func markInstalled() { stateStorage.withLock { $0 = .installed } }
+    package func markInstalled() { stateStorage.withLock { $0 = .installed } }
 }
 
-/// A hook strategy for one interception point on one kind of host.
+/// A hook strategy for one interception point on one kind of host — the one protocol
+/// every hook, built-in or third-party, conforms to.
 ///
 /// Installing twice (from any number of threads at once) takes effect once; every
 /// installation returns a handle; uninstalling restores the original behaviour, or —
 /// when another library's hook was stacked on ours later — leaves ours in place as a
 /// pass-through so theirs keeps working.
-public protocol InterceptionHook: AnyObject, Sendable {
-    /// The host type the hook works on.
+///
+/// A hook records through an ``Interceptor`` and calls originals only through
+/// ``Interceptor/intercept(dedupe:capture:original:)``, which makes the exactly-once
+/// contract hold by construction. It declares the framework methods its installation
+/// wraps in ``hookedMethods``; the conformance kit checks that declaration against what
+/// installing actually changed.
+public protocol InterceptionHook<Host>: AnyObject, Sendable {
+    /// The host type the hook works on (for example the reference host).
     associatedtype Host
     /// The interception point.
     var point: InterceptionPoint { get }
     /// The strategy's name, e.g. `send-action/exchange`.
     var name: String { get }
+    /// The framework methods that installing wraps, replaces or exchanges — not the
+    /// app classes the hook may reach later (a delegate's class, a controller's
+    /// override).
+    var hookedMethods: [HookedMethod] { get }
     /// Installs the hook on `host`, reporting to `context`.
     func install(on host: Host, context: InteractionContext) throws(HookError) -> HookHandle
 }
 
-/// A hook at the send-action point.
-public protocol SendActionHook: InterceptionHook {}
-/// A hook at the gesture point.
-public protocol GestureHook: InterceptionHook {}
-/// A hook at the alert-action point.
-public protocol AlertActionHook: InterceptionHook {}
-/// A hook at the delegate-selection point.
-public protocol DelegateSelectionHook: InterceptionHook {}
-/// A hook at the screen-view point.
-public protocol ScreenViewHook: InterceptionHook {}
+/// One method a hook's installation changes: a class, a selector, and whether it is a
+/// class (`+`) method.
+public struct HookedMethod: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The class name.
+    public var className: String
+    /// The selector name.
+    public var selector: String
+    /// Whether it is a class method.
+    public var isClassMethod: Bool
 
-extension SendActionHook {
-    /// `.sendAction`.
-    public var point: InterceptionPoint { .sendAction }
-}
+    /// Creates a description.
+    public init(_ className: String, _ selector: String, isClassMethod: Bool = false) {
+        self.className = className
+        self.selector = selector
+        self.isClassMethod = isClassMethod
+    }
 
-extension GestureHook {
-    /// `.gesture`.
-    public var point: InterceptionPoint { .gesture }
-}
+    /// `-[UIControl sendAction:to:forEvent:]` or `+[UIAlertAction actionWithTitle:…]`.
+    public var description: String { "\(isClassMethod ? "+" : "-")[\(className) \(selector)]" }
 
-extension AlertActionHook {
-    /// `.alertAction`.
-    public var point: InterceptionPoint { .alertAction }
-}
-
-extension DelegateSelectionHook {
-    /// `.delegateSelection`.
-    public var point: InterceptionPoint { .delegateSelection }
-}
-
-extension ScreenViewHook {
-    /// `.screenView`.
-    public var point: InterceptionPoint { .screenView }
+    /// Orders by class, then selector, instance methods first.
+    public static func < (lhs: HookedMethod, rhs: HookedMethod) -> Bool {
+        (lhs.className, lhs.selector, lhs.isClassMethod ? 1 : 0) < (rhs.className, rhs.selector, rhs.isClassMethod ? 1 : 0)
+    }
 }

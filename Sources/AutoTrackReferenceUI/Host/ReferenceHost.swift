@@ -17,6 +17,11 @@ enum StorageKind {
     case event
 }
 
+/// Names one registered notification observer (`removeObserver:`).
+public struct ObserverToken: Hashable, Sendable {
+    let id: Int
+}
+
 /// An application-level notification.
 public enum ApplicationNotification: String, Sendable, CaseIterable {
     /// The app went to the background (`UIApplicationDidEnterBackgroundNotification`).
@@ -53,10 +58,14 @@ public final class ReferenceHost: @unchecked Sendable {
     public internal(set) var rootViewController: ViewControllerObject?
     /// Whether the app is in the background.
     public internal(set) var isInBackground = false
+    /// The names of the classes the host itself defines — UIKit's, as opposed to the
+    /// app's (`objc_copyClassNamesForImage` of UIKit).
+    public private(set) var frameworkClassNames: Set<String> = []
     private var storageKinds: [ObjectIdentifier: StorageKind] = [:]
     /// Like `NotificationCenter`, registration is thread-safe: hooks install from any
     /// thread. Observers run on the posting (UI) thread.
-    private let observers = Mutex<[(ApplicationNotification, @Sendable (ApplicationNotification) -> Void)]>([])
+    private let observers = Mutex<[(ApplicationNotification, ObserverToken, @Sendable (ApplicationNotification) -> Void)]>([])
+    private let nextObserverToken = Atomic<Int>(0)
     private static let hostKey = AssociationKey("AutoTrackReferenceUI.host")
 
     /// Builds a host in `runtime` (a new one by default) with every UIKit class.
@@ -78,6 +87,7 @@ public final class ReferenceHost: @unchecked Sendable {
         window = makeView("UIWindow")
         window.frame = screenBounds
         window.applicationForChain = application
+        frameworkClassNames = Set(runtime.classNames)
     }
 
     /// The host whose classes live in `runtime`, for class methods that need it.
@@ -253,14 +263,24 @@ public final class ReferenceHost: @unchecked Sendable {
 
     // MARK: Notifications
 
-    /// Calls `observer` whenever the application posts `name`.
-    public func addObserver(for name: ApplicationNotification, _ observer: @escaping @Sendable (ApplicationNotification) -> Void) {
-        observers.withLock { $0.append((name, observer)) }
+    /// Calls `observer` whenever the application posts `name`; the token removes it.
+    @discardableResult
+    public func addObserver(
+        for name: ApplicationNotification, _ observer: @escaping @Sendable (ApplicationNotification) -> Void
+    ) -> ObserverToken {
+        let token = ObserverToken(id: nextObserverToken.wrappingAdd(1, ordering: .relaxed).newValue)
+        observers.withLock { $0.append((name, token, observer)) }
+        return token
+    }
+
+    /// Stops calling the observer `token` names; removing it twice does nothing.
+    public func removeObserver(_ token: ObserverToken) {
+        observers.withLock { $0.removeAll { $0.1 == token } }
     }
 
     func post(_ name: ApplicationNotification) {
-        // A copy, so an observer may add observers without deadlocking.
-        for (observed, observer) in observers.withLock({ $0 }) where observed == name { observer(name) }
+        // A copy, so an observer may add or remove observers without deadlocking.
+        for (observed, _, observer) in observers.withLock({ $0 }) where observed == name { observer(name) }
     }
 
     // MARK: Screens

@@ -1,12 +1,8 @@
-/// AutoTrackInterception: `HookError`, `HookHandle` appear in this file's public API.
-public import AutoTrackInterception
-/// AutoTrackRuntime: `Implementation`, `Runtime`, `RuntimeClass`, `Selector` appear in this file's public API.
-public import AutoTrackRuntime
 import Synchronization
 
 /// Installs a wrapper around one method's implementation (capturing the original
 /// implementation, as `method_setImplementation`-style hooks do) with the lifecycle
-/// every built-in hook needs:
+/// every hook needs, on any ``RuntimeOperations`` backend:
 ///
 /// - **idempotent** — a second install, from any number of threads at once, returns the
 ///   first installation's handle;
@@ -15,31 +11,35 @@ import Synchronization
 /// - **coexisting** — when another library stacked a hook on ours afterwards, uninstall
 ///   leaves ours in the chain as a pass-through (so theirs still reaches the original),
 ///   and a reinstall turns it back on;
-/// - **transparent** — the original runs with the caller's receiver, selector and
-///   arguments, and its result is returned unchanged.
+/// - **add-then-wrap** — a class that only inherits the method first gets a method of
+///   its own with the inherited implementation, so superclasses and siblings are never
+///   touched.
+///
+/// The wrapper itself calls the original through
+/// ``Interceptor/intercept(dedupe:capture:original:)``, which makes it transparent: the
+/// original runs once with the caller's receiver, selector and arguments, and its result
+/// is returned unchanged.
 ///
 /// The registry of installations lives in the runtime (an associated object on its
 /// root class), so separate runtimes never share hooks.
 public enum MethodWrapper {
     /// A live installation.
-    final class Installation: Sendable {
-        let method: RuntimeMethod
-        let original: Implementation
-        let wrapper: Implementation
+    final class Installation<Runtime: RuntimeOperations>: Sendable {
+        let method: Runtime.Method
+        let original: Runtime.Implementation
         let handle: HookHandle
-        let flag: EnabledFlag
+        let hookSwitch: HookSwitch
 
-        init(method: RuntimeMethod, original: Implementation, wrapper: Implementation, handle: HookHandle, flag: EnabledFlag) {
+        init(method: Runtime.Method, original: Runtime.Implementation, handle: HookHandle, hookSwitch: HookSwitch) {
             self.method = method
             self.original = original
-            self.wrapper = wrapper
             self.handle = handle
-            self.flag = flag
+            self.hookSwitch = hookSwitch
         }
     }
 
     final class Registry: Sendable {
-        let installations = Mutex<[String: Installation]>([:])
+        let installations = Mutex<[String: any Sendable]>([:])
         let groups = Mutex<[String: Group]>([:])
     }
 
@@ -68,73 +68,70 @@ public enum MethodWrapper {
         }
     }
 
-    /// A boolean shared between an installation and its wrapper closure.
-    public final class EnabledFlag: Sendable {
-        let value = Atomic<Bool>(true)
-
-        /// Whether the wrapper intercepts (`false`: pass straight through).
-        public var isOn: Bool { value.load(ordering: .acquiring) }
-    }
-
-    private static let registryKey = AssociationKey("AutoTrackHooks.methodWrappers")
+    private static let registryKey = "AutoTrackInterception.methodWrappers"
     private static let registryCreation = Mutex<Void>(())
 
-    static func registry(of runtime: Runtime) -> Registry {
+    static func registry<Runtime: RuntimeOperations>(of runtime: Runtime) -> Registry {
         registryCreation.withLock { _ in
-            if let existing = runtime.associatedObject(for: registryKey, on: runtime.rootClass) as? Registry { return existing }
+            if let existing = runtime.associatedObject(for: registryKey, onClass: runtime.rootClass) as? Registry { return existing }
             let created = Registry()
-            runtime.setAssociatedObject(created, for: registryKey, on: runtime.rootClass)
+            runtime.setAssociatedObject(created, for: registryKey, onClass: runtime.rootClass)
             return created
         }
     }
 
-    /// Wraps `selector` of `cls` under the installation name `name`.
+    /// Wraps `selector` of `cls` (of its metaclass when `isClassMethod`) under the
+    /// installation name `name`.
     ///
-    /// When `cls` only inherits the method, a method of its own with the inherited
-    /// implementation is added first (add-then-wrap), so superclasses and sibling
-    /// classes are never touched.
     /// - Parameter makeWrapper: builds the wrapper from the original implementation and
-    ///   the flag saying whether to intercept.
-    public static func install(
-        name: String, runtime: Runtime, cls: RuntimeClass, selector: Selector,
-        makeWrapper: (_ original: Implementation, _ flag: EnabledFlag) -> Implementation
+    ///   the installation's switch. Called once per effective installation.
+    /// - Returns: the installation's handle (the existing one on a second install).
+    /// - Throws: ``HookError/methodNotFound(className:selector:isClassMethod:)`` when
+    ///   the class neither has nor inherits the method.
+    public static func install<Runtime: RuntimeOperations>(
+        name: String, runtime: Runtime, cls: Runtime.Class, selector: String, isClassMethod: Bool = false,
+        makeWrapper: (_ original: Runtime.Implementation, _ hookSwitch: HookSwitch) -> Runtime.Implementation
     ) throws(HookError) -> HookHandle {
         let registry = registry(of: runtime)
-        let key = "\(name)|\(cls.name)|\(selector)"
-        return try registry.installations.withLock { (installations: inout [String: Installation]) throws(HookError) -> HookHandle in
-            if let existing = installations[key] {
+        let target = isClassMethod ? runtime.metaclass(of: cls) : cls
+        let className = runtime.name(of: cls)
+        let key = "\(name)|\(isClassMethod ? "+" : "-")\(className)|\(selector)"
+        return try registry.installations.withLock { (installations: inout [String: any Sendable]) throws(HookError) -> HookHandle in
+            if let existing = installations[key] as? Installation<Runtime> {
                 switch existing.handle.state {
                 case .installed:
                     return existing.handle
                 case .passThrough:
-                    existing.flag.value.store(true, ordering: .releasing)
+                    existing.hookSwitch.set(true)
                     existing.handle.markInstalled()
                     return existing.handle
                 case .uninstalled:
                     installations[key] = nil
                 }
             }
-            guard let found = runtime.method(selector, in: cls) else { throw .missingTarget("\(cls.name) \(selector)") }
-            if found.owner !== cls {
-                runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding)
+            guard let found = runtime.method(named: selector, in: target) else {
+                throw .methodNotFound(className: className, selector: selector, isClassMethod: isClassMethod)
             }
-            guard let method = runtime.method(selector, in: cls), method.owner === cls else {
-                throw .runtimeRefused("adding \(selector) to \(cls.name)")
+            if runtime.ownMethod(named: selector, in: target) == nil {
+                runtime.addMethod(to: target, selector: selector, implementation: runtime.implementation(of: found), types: runtime.typeEncoding(of: found))
             }
-            let flag = EnabledFlag()
-            let original = method.implementation
-            let wrapper = makeWrapper(original, flag)
+            guard let method = runtime.ownMethod(named: selector, in: target) else {
+                throw .methodNotAdded(className: className, selector: selector)
+            }
+            let hookSwitch = HookSwitch()
+            let original = runtime.implementation(of: method)
+            let wrapper = makeWrapper(original, hookSwitch)
             runtime.setImplementation(of: method, to: wrapper)
             let handle = HookHandle(name: name) { () throws(HookError) -> HookState in
-                // Whatever else holds the flag (trackers, proxies, subclasses) stops too.
-                flag.value.store(false, ordering: .releasing)
-                if method.implementation === wrapper {
+                // Whatever else holds the switch (trackers, proxies, subclasses) stops too.
+                hookSwitch.set(false)
+                if runtime.isSame(runtime.implementation(of: method), wrapper) {
                     runtime.setImplementation(of: method, to: original)
                     return .uninstalled
                 }
                 return .passThrough
             }
-            installations[key] = Installation(method: method, original: original, wrapper: wrapper, handle: handle, flag: flag)
+            installations[key] = Installation<Runtime>(method: method, original: original, handle: handle, hookSwitch: hookSwitch)
             return handle
         }
     }
@@ -142,7 +139,7 @@ public enum MethodWrapper {
     /// Installs a group of wrappers as one hook with one handle: a second install of
     /// the same group name returns the same handle (re-enabling it if it had become a
     /// pass-through); uninstalling it removes every member, in reverse order.
-    public static func installGroup(
+    public static func installGroup<Runtime: RuntimeOperations>(
         name: String, runtime: Runtime, install: () throws(HookError) -> [HookHandle]
     ) throws(HookError) -> HookHandle {
         let registry = registry(of: runtime)

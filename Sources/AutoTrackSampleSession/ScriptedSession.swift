@@ -1,7 +1,8 @@
+/// AutoTrack: `Tracker` appears in this file's public API.
+public import AutoTrack
 import AutoTrackEvents
 /// AutoTrackReferenceUI: `SampleApp` appears in this file's public API.
 public import AutoTrackReferenceUI
-import AutoTrackRuntime
 
 /// The scripted user session of the demo and the end-to-end tests: a walk through the
 /// sample app touching every interception point.

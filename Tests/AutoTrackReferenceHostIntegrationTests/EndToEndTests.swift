@@ -1,4 +1,6 @@
 import AutoTrack
+import AutoTrackReferenceHostIntegration
+import AutoTrackSampleSession
 import AutoTrackEvents
 import AutoTrackProperties
 import AutoTrackReferenceUI

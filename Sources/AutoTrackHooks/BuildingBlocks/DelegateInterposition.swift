@@ -1,0 +1,76 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookSwitch` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackModelBackend
+/// AutoTrackReferenceUI: `ListViewObject`, `ReferenceHost` appear in this file's public API.
+public import AutoTrackReferenceUI
+/// AutoTrackRuntime: `Runtime`, `RuntimeObject`, `Selector` appear in this file's public API.
+public import AutoTrackRuntime
+
+/// What every delegate-selection technique shares: the selectors it intercepts, the
+/// object that really implements them, and the wrapping of `setDelegate:` through
+/// which a hook sees each delegate.
+public enum DelegateInterposition {
+    /// `tableView:didSelectRowAtIndexPath:` and `collectionView:didSelectItemAtIndexPath:`.
+    public static let selectors: [Selector] = [ListSelectors.tableDidSelect, ListSelectors.collectionDidSelect]
+    /// The list classes whose `setDelegate:` is wrapped.
+    public static let listClasses = ["UITableView", "UICollectionView"]
+    /// The methods ``wrapSetDelegate(name:host:prepare:)`` wraps.
+    public static let setDelegateMethods = listClasses.map { HookedMethod($0, "setDelegate:") }
+    private static let seenListsKey = "AutoTrackHooks.seenLists"
+
+    /// The object that actually implements `selector` for `delegate`: the delegate
+    /// itself, or — for a forwarding proxy such as RxCocoa's, which answers
+    /// `respondsToSelector:` but implements nothing — the object its
+    /// `forwardingTargetForSelector:` hands the message to (followed a few steps).
+    public static func implementor(of selector: Selector, for delegate: RuntimeObject, runtime: Runtime) -> RuntimeObject? {
+        var current = delegate
+        for _ in 0..<4 {
+            if runtime.instancesRespond(of: current.realClass, to: selector) { return current }
+            guard (try? runtime.responds(current, to: selector)) == true,
+                  let next = (try? runtime.send(current, Selectors.forwardingTarget, [.selector(selector)]))?.object,
+                  next !== current
+            else { return nil }
+            current = next
+        }
+        return nil
+    }
+
+    /// Wraps `setDelegate:` of both list classes; `prepare` sees each new delegate and
+    /// returns the object to hand to the original (the delegate itself, or a proxy).
+    /// If `prepare` throws, the app's delegate is set unchanged (fail-open). Lists given
+    /// a delegate are remembered, so ``rehook(in:)`` can hand them to a new installation.
+    public static func wrapSetDelegate(
+        name: String, host: ReferenceHost,
+        prepare: @escaping @Sendable (_ list: ListViewObject, _ delegate: RuntimeObject?, _ hookSwitch: HookSwitch) throws -> RuntimeObject?
+    ) throws(HookError) -> [HookHandle] {
+        let runtime = host.runtime
+        return try listClasses.map { (className: String) throws(HookError) -> HookHandle in
+            guard let cls = runtime.lookUpClass(className) else { throw .classNotFound(className: className) }
+            return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "setDelegate:") { original, hookSwitch in
+                Implementation("\(name) -[\(className) setDelegate:]") { message throws(RuntimeError) in
+                    guard hookSwitch.isOn, let list = message.receiver as? ListViewObject, message.arguments.count == 1 else {
+                        return try original.body(message)
+                    }
+                    let delegate = message.arguments[0].object
+                    WeakRegistry<ListViewObject>.named(seenListsKey, in: message.runtime).note(list)
+                    let handed = (try? prepare(list, delegate, hookSwitch)) ?? delegate
+                    return try original.body(Message(
+                        receiver: message.receiver, selector: message.selector,
+                        arguments: MessageArguments(.object(handed)), runtime: message.runtime))
+                }
+            }
+        }
+    }
+
+    /// Sends `setDelegate:` again to every live list that was given a delegate under an
+    /// earlier installation, with its app delegate, so that a freshly installed hook
+    /// sees them.
+    public static func rehook(in runtime: Runtime) {
+        for list in WeakRegistry<ListViewObject>.named(seenListsKey, in: runtime).live {
+            guard let delegate = list.delegate else { continue }
+            // A proxy of ours stands for the app's delegate.
+            let appDelegate = (try? runtime.send(delegate, "autotrack_proxiedDelegate"))?.object ?? delegate
+            _ = try? runtime.send(list, "setDelegate:", MessageArguments(.object(appDelegate)))
+        }
+    }
+}

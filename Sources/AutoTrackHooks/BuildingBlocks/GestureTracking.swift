@@ -1,0 +1,97 @@
+/// AutoTrackInterception: `HookError`, `Interceptor` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackModelBackend
+/// AutoTrackReferenceUI: `GestureRecognizerObject` appears in this file's public API.
+public import AutoTrackReferenceUI
+/// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
+public import AutoTrackRuntime
+import Synchronization
+
+/// The tracking target gesture hooks attach: one per recognizer, first in its target
+/// list, so it records before any app target runs and exactly once per recognition —
+/// a tap when it ends, a long press when it begins.
+///
+/// A hook calls ``attach(to:interceptor:)`` once the recognizer has its app target (at
+/// `initWithTarget:action:`, `addTarget:action:` or `addGestureRecognizer:`), and
+/// ``revive(in:interceptor:)`` when it installs, so recognizers made under an earlier
+/// installation report to the new one.
+public enum GestureTracking {
+    /// The tracking target's action.
+    public static let action = Selector("autotrack_gestureRecognized:")
+    private static let trackerKey = AssociationKey("AutoTrackHooks.gestureTracker")
+    private static let registryKey = "AutoTrackHooks.gestureTrackers"
+
+    /// The tracker class of `runtime`, created on first use.
+    static func trackerClass(in runtime: Runtime) throws(HookError) -> RuntimeClass {
+        try HookClasses.named("AutoTrackGestureTracker", in: runtime) { () throws -> RuntimeClass in
+            try runtime.defineClass("AutoTrackGestureTracker", methods: [
+                (action, "v@:@", Implementation("-[AutoTrackGestureTracker autotrack_gestureRecognized:]") { message in
+                    guard let tracker = message.receiver as? Tracker,
+                          let recognizer = message.arguments.first?.object as? GestureRecognizerObject else { return .void }
+                    tracker.recognized(recognizer)
+                    return .void
+                }),
+            ])
+        }
+    }
+
+    /// The tracker object: a runtime object reporting to the current installation.
+    final class Tracker: RuntimeObject, @unchecked Sendable {
+        // Safe: the interceptor it reports to is behind a mutex; the rest is immutable.
+        let interceptor: Mutex<Interceptor>
+
+        init(class cls: RuntimeClass, interceptor: Interceptor) {
+            self.interceptor = Mutex(interceptor)
+            super.init(instanceOf: cls)
+        }
+
+        var isActive: Bool { interceptor.withLock { $0.hookSwitch.isOn } }
+
+        func recognized(_ recognizer: GestureRecognizerObject) {
+            let interceptor = interceptor.withLock { $0 }
+            // The tracker has no original of its own: the recognizer calls the app's
+            // targets itself. The combinator still decides and records.
+            interceptor.intercept {
+                // No app target left: the tap runs no app code, so it is not a click.
+                guard recognizer.targets.contains(where: { $0.action != action && $0.target != nil }) else { return nil }
+                let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
+                guard recognizer.state == trigger else { throw CaptureSkip.deduplicated }
+                guard let view = recognizer.view else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
+                let context = interceptor.context
+                return Interaction(
+                    point: .gesture,
+                    element: context.snapshot(of: view),
+                    screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
+                    details: InteractionDetails(
+                        actionName: recognizer.targets.first { $0.action != action }?.action.name,
+                        gestureKind: recognizer.kind.rawValue),
+                    capturedBy: interceptor.capturedBy)
+            } original: {}
+        }
+    }
+
+    /// Attaches a tracking target to a tap or long-press recognizer once (other kinds
+    /// are left alone), reporting to `interceptor`. The target is kept alive by the
+    /// recognizer (an associated object), since recognizers hold targets weakly. A
+    /// recognizer whose target belongs to a removed installation is pointed at this one.
+    public static func attach(to recognizer: GestureRecognizerObject, interceptor: Interceptor) throws {
+        guard recognizer.kind == .tap || recognizer.kind == .longPress else { return }
+        let runtime = recognizer.host.runtime
+        if let existing = runtime.associatedObject(for: trackerKey, on: recognizer) as? Tracker {
+            if !existing.isActive { existing.interceptor.withLock { $0 = interceptor } }
+            return
+        }
+        let tracker = Tracker(class: try trackerClass(in: runtime), interceptor: interceptor)
+        WeakRegistry<Tracker>.named(registryKey, in: runtime).note(tracker)
+        runtime.setAssociatedObject(tracker, for: trackerKey, on: recognizer)
+        recognizer.insertTargetFirst(tracker, action: action)
+    }
+
+    /// Points every tracking target of `runtime` whose installation was removed at
+    /// `interceptor`: recognizers made before a reinstall are clicks again.
+    public static func revive(in runtime: Runtime, interceptor: Interceptor) {
+        for tracker in WeakRegistry<Tracker>.named(registryKey, in: runtime).live where !tracker.isActive {
+            tracker.interceptor.withLock { $0 = interceptor }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import AutoTrackEvents
+/// AutoTrackInterception: `Interaction`, `InteractionContext`, `InteractionKey`, `Interceptor` appear in this file's public API.
+public import AutoTrackInterception
+/// AutoTrackProperties: `ScreenNode` appears in this file's public API.
+public import AutoTrackProperties
+/// AutoTrackReferenceUI: `AlertActionObject`, `IndexPath`, `ListViewObject`, `ViewControllerObject`, `ViewObject` appear in this file's public API.
+public import AutoTrackReferenceUI
+/// AutoTrackRuntime: `Message`, `RuntimeObject`, `RuntimeValue` appear in this file's public API.
+public import AutoTrackRuntime
+
+/// The capture logic every hook on the reference host shares, whatever its technique:
+/// from the intercepted call to the ``AutoTrackInterception/Interaction`` it reports.
+/// Each function is meant to run inside the `capture` closure of
+/// ``AutoTrackInterception/Interceptor/intercept(dedupe:capture:original:)`` — before
+/// the original — and throws ``AutoTrackInterception/CaptureSkip`` for calls that are
+/// not clicks.
+public enum ReferenceHostCapture {
+    /// Why the arguments of an intercepted call could not be read; counted as a
+    /// bookkeeping failure, never thrown to the app.
+    public enum Failure: Error, Hashable, Sendable {
+        /// The receiver or sender is not of the expected kind.
+        case unexpectedReceiver
+        /// An argument is missing or of the wrong kind.
+        case unexpectedArguments
+    }
+
+    // MARK: Screens
+
+    /// The screen a click on `view` belongs to: the screen showing it; when that is an
+    /// ignored container (a control in a navigation bar belongs to the navigation
+    /// controller's view), the screen the user sees instead — so bar-button clicks are
+    /// attributed to the page, not dropped.
+    public static func screen(for view: ViewObject, context: InteractionContext) -> (any ScreenNode)? {
+        if let owning = view.owningScreen, !context.exclusions.ignores(screen: owning) { return owning }
+        return view.host.visibleController ?? view.owningScreen
+    }
+
+    // MARK: Send-action
+
+    /// A click on `sender` for `action`: plain and secure text fields never record; a
+    /// search field records only `_searchFieldEndEditing`, with its text.
+    public static func click(sender: RuntimeObject, action: RuntimeValue?, interceptor: Interceptor) throws -> Interaction {
+        guard let control = sender as? ViewObject else { throw Failure.unexpectedReceiver }
+        guard case .selector(let selector)? = action else { throw Failure.unexpectedArguments }
+        if control.role == .textField || control.role == .secureTextField { throw CaptureSkip.filtered }
+        if control.role == .searchField, selector.name != ControlAttributes.searchEndEditingAction { throw CaptureSkip.filtered }
+        let context = interceptor.context
+        let searchText = control.role == .searchField ? control.text : nil
+        return Interaction(
+            point: .sendAction,
+            element: context.snapshot(of: control, action: selector.name, searchText: searchText),
+            screen: screen(for: control, context: context).map(context.snapshot(of:)),
+            details: InteractionDetails(actionName: selector.name),
+            capturedBy: interceptor.capturedBy)
+    }
+
+    // MARK: Delegate selection
+
+    /// The list and index path of a `didSelect…` message, or `nil` when its arguments
+    /// are not a list and an index path.
+    public static func selection(in message: Message) -> (list: ListViewObject, indexPath: IndexPath)? {
+        guard message.arguments.count == 2, let list = message.arguments[0].object as? ListViewObject,
+              case .value(let value) = message.arguments[1], let indexPath = value as? IndexPath
+        else { return nil }
+        return (list, indexPath)
+    }
+
+    /// The dedupe key of one selection: the same list and index path selected again on
+    /// this thread inside the same selection (a delegate subclass calling `super`,
+    /// stacked hooks, a proxy forwarding to a hooked delegate) is one click.
+    public static func selectionKey(list: ListViewObject, indexPath: IndexPath) -> InteractionKey {
+        InteractionKey("delegate-selection", objects: [list], numbers: [indexPath.section, indexPath.item])
+    }
+
+    /// The dedupe key of the `didSelect…` `message` (a fixed key when its arguments are
+    /// unreadable, so the capture's failure is still counted once).
+    public static func selectionKey(for message: Message) -> InteractionKey {
+        guard let (list, indexPath) = selection(in: message) else { return InteractionKey("delegate-selection", objects: []) }
+        return selectionKey(list: list, indexPath: indexPath)
+    }
+
+    /// The selection click of a `didSelect…` message: the selected cell (the list when
+    /// the cell is not visible), snapshotted now — the original may reload the list.
+    public static func selectionClick(_ message: Message, interceptor: Interceptor) throws -> Interaction {
+        guard let (list, indexPath) = selection(in: message) else { throw Failure.unexpectedArguments }
+        let context = interceptor.context
+        let element: any ElementNode = list.cell(at: indexPath) ?? list
+        return Interaction(
+            point: .delegateSelection,
+            element: context.snapshot(of: element),
+            screen: screen(for: list, context: context).map(context.snapshot(of:)),
+            details: InteractionDetails(listPosition: ListPosition(section: indexPath.section, index: indexPath.item)),
+            capturedBy: interceptor.capturedBy)
+    }
+
+    // MARK: Alert actions
+
+    /// What a hook learnt about an alert action's alert (at `addAction:`), to be kept
+    /// with the action until it is tapped.
+    public final class AlertNote: Sendable {
+        /// The alert controller's reported class.
+        public let controllerType: String
+        /// The alert's title.
+        public let title: String?
+        /// The alert's message.
+        public let message: String?
+
+        /// Notes `alert`'s class, title and message.
+        public init(alert: ViewControllerObject) {
+            controllerType = alert.reportedClassName
+            title = alert.title
+            message = alert.message
+        }
+    }
+
+    /// The click of a tapped alert `action`: the action's view (path and id as on
+    /// screen) when the alert built one, with the alert's title and message from `note`.
+    public static func alertClick(_ action: AlertActionObject, note: AlertNote?, interceptor: Interceptor) -> Interaction {
+        let context = interceptor.context
+        let alertContext = AlertContext(
+            controllerType: note?.controllerType ?? "UIAlertController", title: note?.title, message: note?.message,
+            actionTitle: action.title, actionStyle: action.style.description)
+        let actionView = action.alertController?.view.descendants { ($0 as? AlertActionViewObject)?.action === action }.first
+        var element = actionView.map { context.snapshot(of: $0) }
+        if element == nil {
+            var properties = ControlAttributes.collect(
+                for: Element("_UIAlertControllerActionView", role: .alertAction, alertContext: alertContext))
+            properties.updateValue(.string("_UIAlertControllerActionView"), forKey: "$element_type")
+            element = ElementSnapshot(
+                typeName: "_UIAlertControllerActionView", typeHierarchy: ["_UIAlertControllerActionView"],
+                role: .alertAction, accessibilityIdentifier: nil, properties: properties)
+        }
+        if let title = action.title { element?.properties.updateValue(.string(title), forKey: "$element_content") }
+        let host = ReferenceHost.host(of: action.realClass.runtime)
+        return Interaction(
+            point: .alertAction, element: element,
+            screen: (action.alertController?.presentingController ?? host?.visibleController).map(context.snapshot(of:)),
+            details: InteractionDetails(alert: alertContext), capturedBy: interceptor.capturedBy)
+    }
+
+    // MARK: Screen views
+
+    /// The dedupe key of one appearance of `controller`: several wrapped classes of its
+    /// hierarchy (`UIViewController` and an app override) are one screen view.
+    public static func appearanceKey(_ controller: RuntimeObject) -> InteractionKey {
+        InteractionKey("viewDidAppear", objects: [controller])
+    }
+
+    private static let shownKey = AssociationKey("AutoTrackHooks.screenShown")
+    private final class Shown: Sendable {}
+
+    /// Notes that `controller` disappeared (`viewDidDisappear:`), so its next
+    /// appearance is a screen view again.
+    public static func noteDisappeared(_ controller: RuntimeObject) {
+        controller.realClass.runtime.setAssociatedObject(nil, for: shownKey, on: controller)
+    }
+
+    /// The screen view of `controller` appearing, under the rules of a screen:
+    ///
+    /// - a controller that appears again without having disappeared — the top of a
+    ///   navigation stack after a cancelled swipe back — is not recorded twice
+    ///   (``AutoTrackInterception/CaptureSkip/deduplicated``);
+    /// - a child contained in an ordinary screen is not a screen of its own — its parent
+    ///   is (``AutoTrackInterception/CaptureSkip/filtered``); children of navigation, tab
+    ///   and page containers are;
+    /// - system containers and ignored screens are dropped by the context's filters.
+    public static func appearance(
+        of controller: ViewControllerObject, animated: Bool?, interceptor: Interceptor
+    ) throws -> Interaction {
+        let runtime = controller.host.runtime
+        if runtime.associatedObject(for: shownKey, on: controller) != nil { throw CaptureSkip.deduplicated }
+        runtime.setAssociatedObject(Shown(), for: shownKey, on: controller)
+        if let parent = controller.parent, parent.kind == .plain, !interceptor.context.exclusions.ignores(screen: parent) {
+            throw CaptureSkip.filtered
+        }
+        return screenView(of: controller, animated: animated, reason: "appear", interceptor: interceptor)
+    }
+
+    /// A screen view of `controller` now, for `reason` (`appear`, or `foreground` when
+    /// the app returns and UIKit sends no `viewDidAppear:`).
+    public static func screenView(
+        of controller: ViewControllerObject, animated: Bool?, reason: String, interceptor: Interceptor
+    ) -> Interaction {
+        Interaction(
+            point: .screenView, element: nil, screen: interceptor.context.snapshot(of: controller),
+            details: InteractionDetails(animated: animated, screenViewReason: reason), capturedBy: interceptor.capturedBy)
+    }
+}

@@ -1,0 +1,114 @@
+import Synchronization
+
+/// Where code a hook leaves behind in the app's classes (tracking methods added to a
+/// delegate class, generated subclasses) reports to: the ``Interceptor`` of the
+/// *current* installation. One target per class, stored on the class itself, so a
+/// reinstall — with a new context or after an uninstall — redirects code that was
+/// added earlier instead of adding it twice.
+///
+/// Reading the current interceptor is lock-free (it is on the path of every
+/// intercepted call); every interceptor ever set stays alive with the target, so a
+/// reader never sees one freed.
+public final class ReportingTarget: Sendable {
+    private let pointer: Atomic<Unmanaged<Interceptor>>
+    private let history: Mutex<[Interceptor]>
+    private static let key = "AutoTrackInterception.reportingTarget"
+    private static let creation = Mutex<Void>(())
+
+    private init(_ first: Interceptor) {
+        pointer = Atomic(Unmanaged.passUnretained(first))
+        history = Mutex([first])
+    }
+
+    /// The interceptor calls report to now.
+    public var current: Interceptor { pointer.load(ordering: .acquiring).takeUnretainedValue() }
+
+    /// Whether calls are recorded now, read without reference counting.
+    public var isRecording: Bool { pointer.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.isRecording } }
+
+    /// Runs `body` with the current interceptor, without reference counting it (every
+    /// interceptor ever set stays alive with the target) — for the path of every
+    /// intercepted call.
+    @inlinable
+    public func withCurrent<Result, Failure: Error>(_ body: (Interceptor) throws(Failure) -> Result) throws(Failure) -> Result {
+        try currentUnmanaged._withUnsafeGuaranteedRef { interceptor -> Swift.Result<Result, Failure> in
+            do throws(Failure) {
+                return .success(try body(interceptor))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    @usableFromInline var currentUnmanaged: Unmanaged<Interceptor> { pointer.load(ordering: .acquiring) }
+
+    /// The target of `cls`, pointed at `current` (created on first use).
+    public static func target<Runtime: RuntimeOperations>(on cls: Runtime.Class, in runtime: Runtime, current: Interceptor) -> ReportingTarget {
+        creation.withLock { _ in
+            if let existing = runtime.associatedObject(for: key, onClass: cls) as? ReportingTarget {
+                existing.history.withLock { $0.append(current) }
+                existing.pointer.store(Unmanaged.passUnretained(current), ordering: .releasing)
+                return existing
+            }
+            let created = ReportingTarget(current)
+            runtime.setAssociatedObject(created, for: key, onClass: cls)
+            return created
+        }
+    }
+}
+
+/// Creates a class a hook needs (a tracking target, a proxy) once per runtime, even
+/// when several threads install at the same time.
+public enum HookClasses {
+    private static let creation = Mutex<Void>(())
+
+    /// The registered class named `name`, defined by `define` if it does not exist yet.
+    public static func named<Runtime: RuntimeOperations>(
+        _ name: String, in runtime: Runtime, define: () throws -> Runtime.Class
+    ) throws(HookError) -> Runtime.Class {
+        try creation.withLock { (_: inout Void) throws(HookError) -> Runtime.Class in
+            if let existing = runtime.lookUpClass(named: name) { return existing }
+            do {
+                return try define()
+            } catch {
+                throw .classNotCreated(className: name, reason: "\(error)")
+            }
+        }
+    }
+}
+
+/// A registry of weakly held objects kept per runtime (an associated object on its
+/// root class): what a reinstall must find again — lists given a delegate, tracking
+/// targets attached to recognizers.
+public final class WeakRegistry<Element: AnyObject>: Sendable {
+    private struct Entry: @unchecked Sendable {
+        // Safe: only read and written inside the mutex.
+        weak var object: Element?
+    }
+    private let entries = Mutex<[Entry]>([])
+
+    private init() {}
+
+    /// The registry named `key` of `runtime`, created on first use.
+    public static func named<Runtime: RuntimeOperations>(_ key: String, in runtime: Runtime) -> WeakRegistry<Element> {
+        weakRegistryCreation.withLock { _ in
+            if let existing = runtime.associatedObject(for: key, onClass: runtime.rootClass) as? WeakRegistry<Element> { return existing }
+            let created = WeakRegistry<Element>()
+            runtime.setAssociatedObject(created, for: key, onClass: runtime.rootClass)
+            return created
+        }
+    }
+
+    /// Remembers `object` once (and forgets released ones).
+    public func note(_ object: Element) {
+        entries.withLock { entries in
+            entries.removeAll { $0.object == nil }
+            if !entries.contains(where: { $0.object === object }) { entries.append(Entry(object: object)) }
+        }
+    }
+
+    /// The objects still alive, oldest first.
+    public var live: [Element] { entries.withLock { $0.compactMap(\.object) } }
+}
+
+private let weakRegistryCreation = Mutex<Void>(())
