@@ -55,6 +55,7 @@ enum GeneralScenarios {
             let fixture = fixture(run)
             let group = DispatchGroup()
             let failures = Atomic<Int>(0)
+            let before = FrameworkMethods(run.host)
             for _ in 0..<8 {
                 group.enter()
                 let thread = Thread {
@@ -64,6 +65,7 @@ enum GeneralScenarios {
                 thread.start()
             }
             group.wait()
+            run.checkDeclaration(changed: before.changes(to: FrameworkMethods(run.host)))
             run.expect(.lifecycle, "failed installs", expected: 0, observed: failures.load(ordering: .relaxed))
             try fixture.prepare(run)
             try fixture.trigger(run)
@@ -148,6 +150,7 @@ enum GeneralScenarios {
             try fixture.prepare(failing)
             try fixture.trigger(failing)
             run.expect(.failOpen, "calls of \(fixture.original)", expected: 1, observed: failing.log.count(fixture.original))
+            run.adopt(failing)
         },
         Scenario(
             id: "GEN-14", point: nil, title: "tracking disabled at run time",

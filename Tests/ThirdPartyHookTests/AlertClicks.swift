@@ -1,0 +1,52 @@
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackModelBackend
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+
+/// An alert hook from the public API: the handler block wrapped at
+/// `+[UIAlertAction actionWithTitle:style:handler:]`, the alert noted at `addAction:`.
+final class AlertClicks: InterceptionHook {
+    let point = InterceptionPoint.alertAction
+    let name = "third-party/alert-block"
+    let hookedMethods = [
+        HookedMethod("UIAlertAction", "actionWithTitle:style:handler:", isClassMethod: true), HookedMethod("UIAlertController", "addAction:"),
+    ]
+    static let noteKey = AssociationKey("ThirdParty.alertNote")
+
+    func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        let runtime = host.runtime
+        let name = self.name
+        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            try hookedMethods.map { (method: HookedMethod) throws(HookError) -> HookHandle in
+                guard let cls = runtime.lookUpClass(method.className) else { throw .classNotFound(className: method.className) }
+                return try MethodWrapper.install(
+                    name: name, runtime: runtime, cls: cls, selector: method.selector, isClassMethod: method.isClassMethod
+                ) { original, hookSwitch in
+                    let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                    return Implementation("\(name) \(method)") { message throws(RuntimeError) in
+                        try interceptor.forward(message.arguments) { arguments in
+                            if let alert = message.receiver as? ViewControllerObject, let action = arguments.first?.object {
+                                runtime.setAssociatedObject(ReferenceHostCapture.AlertNote(alert: alert), for: Self.noteKey, on: action)
+                                return arguments
+                            }
+                            guard arguments.count == 3 else { return arguments }
+                            let handler = try RuntimeBlock?.fromRuntimeValue(arguments[2], selector: message.selector)
+                            return MessageArguments(arguments[0], arguments[1], .block(RuntimeBlock { blockArguments throws(RuntimeError) in
+                                try interceptor.intercept {
+                                    guard let action = blockArguments.first?.object as? AlertActionObject else { return nil }
+                                    let note = runtime.associatedObject(for: Self.noteKey, on: action) as? ReferenceHostCapture.AlertNote
+                                    return ReferenceHostCapture.alertClick(action, note: note, interceptor: interceptor)
+                                } original: { () throws(RuntimeError) in
+                                    try handler?.invoke(blockArguments) ?? .void
+                                }
+                            }))
+                        } original: { (arguments: MessageArguments) throws(RuntimeError) in
+                            try original.body(Message(receiver: message.receiver, selector: message.selector, arguments: arguments, runtime: runtime))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

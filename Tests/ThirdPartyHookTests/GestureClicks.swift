@@ -1,0 +1,33 @@
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackModelBackend
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+
+/// A gesture hook from the public API: a tracking target attached at
+/// `-[UIView addGestureRecognizer:]`, revived for recognizers of an earlier install.
+final class RecognizerClicks: InterceptionHook {
+    let point = InterceptionPoint.gesture
+    let name = "third-party/add-recognizer"
+    let hookedMethods = [HookedMethod("UIView", "addGestureRecognizer:")]
+
+    func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let view = host.runtime.lookUpClass("UIView") else { throw .classNotFound(className: "UIView") }
+        let name = self.name
+        let runtime = host.runtime
+        return try MethodWrapper.install(name: name, runtime: runtime, cls: view, selector: "addGestureRecognizer:") { original, hookSwitch in
+            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+            GestureTracking.revive(in: runtime, interceptor: interceptor)
+            return Implementation("\(name) -[UIView addGestureRecognizer:]") { message throws(RuntimeError) in
+                try interceptor.forward { () throws(RuntimeError) in
+                    try original.body(message)
+                } then: { result in
+                    if hookSwitch.isOn, let recognizer = message.arguments.first?.object as? GestureRecognizerObject {
+                        try GestureTracking.attach(to: recognizer, interceptor: interceptor)
+                    }
+                    return result
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackModelBackend
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+import Synchronization
+
+/// A delegate-selection hook from the public API: at `setDelegate:`, the `didSelect…`
+/// of the class that really implements it is wrapped in place (add-then-wrap).
+final class SelectionClicks: InterceptionHook {
+    let point = InterceptionPoint.delegateSelection
+    let name = "third-party/delegate-wrap"
+    let hookedMethods = DelegateInterposition.setDelegateMethods
+
+    func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        let name = self.name
+        let runtime = host.runtime
+        let wrapped = Mutex<[HookHandle]>([])
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+            let delegates = HookHandle(name: "\(name)/delegates") { () throws(HookError) -> HookState in
+                let handles = wrapped.withLock { handles in
+                    defer { handles = [] }
+                    return handles
+                }
+                for handle in handles { try handle.uninstall() }
+                return handles.contains { $0.state == .passThrough } ? .passThrough : .uninstalled
+            }
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { _, delegate, _ in
+                guard let delegate else { return nil }
+                for selector in DelegateInterposition.selectors {
+                    guard let implementor = DelegateInterposition.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
+                    let handle = try MethodWrapper.install(
+                        name: "\(name)/didSelect", runtime: runtime, cls: implementor.realClass, selector: selector.name
+                    ) { original, hookSwitch in
+                        let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                        return Implementation("\(name) \(selector)") { message throws(RuntimeError) in
+                            try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
+                                try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+                            } original: { () throws(RuntimeError) in
+                                try original.body(message)
+                            }
+                        }
+                    }
+                    wrapped.withLock { handles in if !handles.contains(where: { $0 === handle }) { handles.append(handle) } }
+                }
+                return delegate
+            }
+            return [delegates] + setters
+        }
+        DelegateInterposition.rehook(in: runtime)
+        return group
+    }
+}

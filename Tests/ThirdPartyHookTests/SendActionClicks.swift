@@ -1,0 +1,33 @@
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackModelBackend
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+
+/// A send-action hook as another SDK would write it from the public API: clicks at
+/// `-[UIApplication sendAction:to:from:forEvent:]`, the `BOOL` passed back.
+final class ApplicationClicks: InterceptionHook {
+    let point = InterceptionPoint.sendAction
+    let name = "third-party/application-send-action"
+    let hookedMethods = [HookedMethod("UIApplication", "sendAction:to:from:forEvent:")]
+
+    func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let application = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
+        let name = self.name
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: application, selector: hookedMethods[0].selector) {
+            original, hookSwitch in
+            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+            return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in
+                let arguments = message.arguments
+                let sender = arguments.count == 4 ? arguments[2].object : nil
+                let event = arguments.count == 4 ? arguments[3].object : nil
+                return try interceptor.intercept(dedupe: .touch(event: event, element: sender ?? message.receiver)) {
+                    guard let sender else { return nil }
+                    return try ReferenceHostCapture.click(sender: sender, action: arguments.first, interceptor: interceptor)
+                } original: { () throws(RuntimeError) in
+                    try original.body(message)
+                }
+            }
+        }
+    }
+}
