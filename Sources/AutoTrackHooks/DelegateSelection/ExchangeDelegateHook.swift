@@ -91,12 +91,10 @@ public final class ExchangeDelegateHook: InterceptionHook {
             let originalSlot = MethodSlot()
             let tracking = Implementation("\(name) -[\(cls.name) \(selector)]") { message throws(RuntimeError) in
                 guard let original = originalSlot.method else { return .void }
-                return try target.withCurrent { (interceptor: Interceptor) throws(RuntimeError) -> RuntimeValue in
-                    try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
-                        try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
-                    } original: { () throws(RuntimeError) in
-                        try original.invokeImplementation(message)
-                    }
+                return try target.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) { interceptor in
+                    try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+                } original: { () throws(RuntimeError) in
+                    try original.invokeImplementation(message)
                 }
             }
             runtime.addMethod(to: cls, swizzled, tracking, types: inherited.typeEncoding)

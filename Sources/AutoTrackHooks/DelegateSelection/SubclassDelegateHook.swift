@@ -92,12 +92,10 @@ public final class SubclassDelegateHook: InterceptionHook {
             runtime.addMethod(to: created, Selectors.class, Implementation("-[\(subclassName) class]") { _ in .object(reported) }, types: "#@:")
             for selector in selectors {
                 runtime.addMethod(to: created, selector, Implementation("\(name) -[\(subclassName) \(selector)]") { message throws(RuntimeError) in
-                    try target.withCurrent { (interceptor: Interceptor) throws(RuntimeError) -> RuntimeValue in
-                        try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
-                            try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
-                        } original: { () throws(RuntimeError) in
-                            try message.runtime.sendSuper(message, from: created)
-                        }
+                    try target.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) { interceptor in
+                        try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+                    } original: { () throws(RuntimeError) in
+                        try message.runtime.sendSuper(message, from: created)
                     }
                 }, types: "v@:@@")
             }

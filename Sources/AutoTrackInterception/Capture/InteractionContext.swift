@@ -17,7 +17,9 @@ public struct InterceptionDiagnostics: Hashable, Sendable {
     public var filtered = 0
     /// Re-entrant or duplicate dispatches that recorded nothing.
     public var deduplicated = 0
-    /// Interactions skipped because tracking was disabled.
+    /// Calls not recorded because tracking was disabled — a statistic of opted-out
+    /// calls, not of losses: counted without a locked instruction, so skips made at
+    /// the same moment on several threads may be undercounted.
     public var disabledSkips = 0
 
     /// Creates zeroed counters.
@@ -64,7 +66,11 @@ public final class InteractionContext: Sendable {
             case .bookkeepingFailures: bookkeepingFailures.wrappingAdd(1, ordering: .relaxed)
             case .filtered: filtered.wrappingAdd(1, ordering: .relaxed)
             case .deduplicated: deduplicated.wrappingAdd(1, ordering: .relaxed)
-            case .disabledSkips: disabledSkips.wrappingAdd(1, ordering: .relaxed)
+            case .disabledSkips:
+                // On the path of every call while tracking is off: a plain load and
+                // store (no locked read-modify-write). Concurrent skips on several
+                // threads may be undercounted; they are opt-outs, not losses.
+                disabledSkips.store(disabledSkips.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             }
         }
 

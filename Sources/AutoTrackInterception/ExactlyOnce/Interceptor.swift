@@ -96,9 +96,8 @@ public final class Interceptor: Sendable {
         capture: () throws -> Interaction?,
         original: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        guard hookSwitch.isOn else { return try original() }
-        guard context.isEnabled else {
-            context.count(.disabledSkips)
+        guard isRecording else {
+            countSkip()
             return try original()
         }
         switch dedupe() {
@@ -122,6 +121,13 @@ public final class Interceptor: Sendable {
                 return try original()
             }
         }
+    }
+
+    /// Counts a call not recorded because tracking is disabled (nothing when the
+    /// installation is off: an uninstalled hook is not a skip).
+    @inlinable
+    public func countSkip() {
+        if hookSwitch.isOn { context.count(.disabledSkips) }
     }
 
     /// Captures fail-open and emits; never throws.

@@ -26,18 +26,26 @@ public final class ReportingTarget: Sendable {
     /// Whether calls are recorded now, read without reference counting.
     public var isRecording: Bool { pointer.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.isRecording } }
 
-    /// Runs `body` with the current interceptor, without reference counting it (every
-    /// interceptor ever set stays alive with the target) — for the path of every
-    /// intercepted call.
+    /// The combinator (``Interceptor/intercept(dedupe:capture:original:)``) through
+    /// the current interceptor, for code a hook left in the app's classes. While
+    /// nothing is recorded — uninstalled, or tracking disabled — the original runs
+    /// straight away, without reference counting the interceptor; the skip is counted
+    /// as the combinator counts it.
     @inlinable
-    public func withCurrent<Result, Failure: Error>(_ body: (Interceptor) throws(Failure) -> Result) throws(Failure) -> Result {
-        try currentUnmanaged._withUnsafeGuaranteedRef { interceptor -> Swift.Result<Result, Failure> in
-            do throws(Failure) {
-                return .success(try body(interceptor))
-            } catch {
-                return .failure(error)
-            }
-        }.get()
+    public func intercept<Result, Failure: Error>(
+        dedupe: @autoclosure () -> InterceptionDedupe = .none,
+        capture: (Interceptor) throws -> Interaction?,
+        original: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let current = currentUnmanaged
+        if current._withUnsafeGuaranteedRef({ !$0.isRecording }) {
+            current._withUnsafeGuaranteedRef { $0.countSkip() }
+            return try original()
+        }
+        let interceptor = current.takeUnretainedValue()
+        return try interceptor.intercept(dedupe: dedupe()) { try capture(interceptor) } original: { () throws(Failure) -> Result in
+            try original()
+        }
     }
 
     @usableFromInline var currentUnmanaged: Unmanaged<Interceptor> { pointer.load(ordering: .acquiring) }
