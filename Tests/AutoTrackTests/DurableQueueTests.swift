@@ -28,6 +28,24 @@ struct DurableQueueTests {
         #expect(segments.count <= 2, "consumed segments are deleted")
     }
 
+    @Test("a file where the queue's directory should be: a structured error naming the operation, the path and errno")
+    func structuredIOError() throws {
+        let parent = temporaryDirectory("blocked")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let blocker = parent.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let directory = blocker.appendingPathComponent("queue")
+        let error = try #require(throws: QueueError.self) { try DurableQueue(directory: directory) }
+        guard case .io(let operation, let path, let code) = error else {
+            Issue.record("expected an I/O error, got \(error)")
+            return
+        }
+        #expect(operation == .createDirectory)
+        #expect(path == directory.path)
+        #expect(code == ENOTDIR || code == EEXIST, "errno \(String(describing: code))")
+        #expect(error.description.contains(directory.path))
+    }
+
     @Test("a batch holding one oversized record is refused whole, with a typed error")
     func oversizedRecord() throws {
         let directory = temporaryDirectory("oversized")

@@ -42,7 +42,7 @@ final class AlertClicks: InterceptionHook {
                                 }
                             }))
                         } original: { (arguments: MessageArguments) throws(RuntimeError) in
-                            try original.body(Message(receiver: message.receiver, selector: message.selector, arguments: arguments, runtime: runtime))
+                            try original.body(message.replacingArguments(arguments))
                         }
                     }
                 }

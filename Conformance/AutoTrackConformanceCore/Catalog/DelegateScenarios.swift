@@ -156,7 +156,7 @@ enum DelegateScenarios {
                 let proxy = try runtime.allocate(proxyClass)
                 runtime.setAssociatedObject(target, for: AssociationKey("rx.forward"), on: proxy, policy: .assign)
                 runtime.setAssociatedObject(proxy, for: AssociationKey("rx.keep"), on: message.receiver)
-                return try original.body(Message(receiver: message.receiver, selector: message.selector, arguments: [.object(proxy)], runtime: runtime))
+                return try original.body(message.replacingArguments([.object(proxy)]))
             })
             let table = PointFixture.makeTable(run, delegate: try delegate(run))
             try select(run, 4, in: table)

@@ -265,7 +265,7 @@ public enum Mutants {
                 { message throws(RuntimeError) in
                     guard let list = message.receiver as? ListViewObject else { return try original.body(message) }
                     let handed = try prepare(host, list, message.arguments.first?.object, context)
-                    return try original.body(Message(receiver: message.receiver, selector: message.selector, arguments: [.object(handed)], runtime: message.runtime))
+                    return try original.body(message.replacingArguments([.object(handed)]))
                 }
             }
         }, caughtBy: caughtBy)
@@ -410,8 +410,7 @@ public enum Mutants {
                         }
                         return try handler.invoke(arguments)
                     }
-                    return try original.body(Message(receiver: message.receiver, selector: message.selector,
-                                                     arguments: MessageArguments(message.arguments[0], message.arguments[1], .block(wrapped)), runtime: message.runtime))
+                    return try original.body(message.replacingArguments(MessageArguments(message.arguments[0], message.arguments[1], .block(wrapped))))
                 }
             }
         }, caughtBy: ["AA-01"]),

@@ -10,8 +10,12 @@ import Synchronization
 
 /// Why the durable queue could not do what was asked.
 public enum QueueError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A file operation failed; the message says which and why.
-    case io(String)
+    /// A file operation failed: which, on which file, and the `errno` when the system
+    /// gave one.
+    case io(operation: QueueFileOperation, path: String, errno: Int32?)
+    /// A segment file holds fewer bytes than the records indexed in it (changed or
+    /// truncated behind the queue's back).
+    case segmentShorterThanIndexed(path: String, expectedBytes: Int, readBytes: Int)
     /// A record is larger than the queue allows.
     case recordTooLarge(bytes: Int, limit: Int)
     /// The queue was closed; nothing more can be appended.
@@ -20,11 +24,42 @@ public enum QueueError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public var description: String {
         switch self {
-        case .io(let message): "queue I/O failed: \(message)"
+        case .io(let operation, let path, let code):
+            "queue I/O failed: \(operation.rawValue) \(path)" + (code.map { ": errno \($0) (\(String(cString: strerror($0))))" } ?? "")
+        case .segmentShorterThanIndexed(let path, let expected, let read):
+            "queue segment \(path) is shorter than its records: read \(read) of \(expected) bytes"
         case .recordTooLarge(let bytes, let limit): "a record of \(bytes) bytes exceeds the \(limit)-byte limit"
         case .closed: "the queue is closed"
         }
     }
+
+    /// The `errno` behind a Foundation file error, if it carries one.
+    static func errno(of error: any Error) -> Int32? {
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return nil
+    }
+}
+
+/// The file operations of a durable queue, as named in its errors.
+public enum QueueFileOperation: String, Hashable, Sendable {
+    /// Creating the queue's directory.
+    case createDirectory = "creating"
+    /// Opening a segment for appending.
+    case openSegment = "opening"
+    /// Opening the cursor file.
+    case openCursor = "opening the cursor"
+    /// Writing the cursor.
+    case writeCursor = "writing the cursor"
+    /// Appending records to a segment.
+    case append = "appending to"
+    /// `fsync` of a segment.
+    case sync = "syncing"
+    /// Reading records from a segment.
+    case read = "reading"
 }
 
 /// Counters a queue reports.
@@ -119,6 +154,22 @@ public final class DurableQueue: Sendable {
 
     // MARK: Files
 
+    /// `mkdir -p` with POSIX calls, so that a failure carries its `errno` (Foundation's
+    /// errors on Linux do not).
+    private static func createDirectory(_ path: String) throws(QueueError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) == 0 { continue }
+            let code = errno
+            var status = stat()
+            guard code == EEXIST, stat(prefix, &status) == 0 else {
+                throw .io(operation: .createDirectory, path: path, errno: code)
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw .io(operation: .createDirectory, path: path, errno: ENOTDIR) }
+        }
+    }
+
     private func segmentURL(_ number: Int) -> URL {
         directory.appendingPathComponent(String(format: "segment-%09d.log", number))
     }
@@ -148,11 +199,7 @@ public final class DurableQueue: Sendable {
     /// what the persisted cursor says was already sent.
     private func recover() throws(QueueError) {
         let fileManager = FileManager.default
-        do {
-            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io("creating \(directory.path): \(error)")
-        }
+        try Self.createDirectory(directory.path)
         let names = ((try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }
         let numbers = names.compactMap { Int($0.dropFirst("segment-".count).dropLast(".log".count)) }.sorted()
         let cursor = readCursor()
@@ -214,7 +261,7 @@ public final class DurableQueue: Sendable {
             state.writeHandle = handle
             state.writeOffset = Int(try handle.offset())
         } catch {
-            throw .io("opening \(url.lastPathComponent): \(error)")
+            throw .io(operation: .openSegment, path: url.path, errno: QueueError.errno(of: error))
         }
     }
 
@@ -258,7 +305,7 @@ public final class DurableQueue: Sendable {
             : (state.writeSegment, state.writeOffset)
         if state.cursorDescriptor < 0 {
             state.cursorDescriptor = open(cursorURL.path, O_RDWR | O_CREAT, 0o644)
-            guard state.cursorDescriptor >= 0 else { throw .io("opening the cursor: errno \(errno)") }
+            guard state.cursorDescriptor >= 0 else { throw .io(operation: .openCursor, path: cursorURL.path, errno: errno) }
         }
         let sequence = state.cursorSequence &+ 1
         var record = Self.cursorMagic
@@ -269,7 +316,9 @@ public final class DurableQueue: Sendable {
         for shift in stride(from: 0, to: 32, by: 8) { record.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
         let slotOffset = off_t(Int(sequence % 2) * Self.cursorSlotBytes)
         let written = record.withUnsafeBytes { pwrite(state.cursorDescriptor, $0.baseAddress, $0.count, slotOffset) }
-        guard written == Self.cursorSlotBytes else { throw .io("writing the cursor: errno \(errno)") }
+        guard written == Self.cursorSlotBytes else {
+            throw .io(operation: .writeCursor, path: cursorURL.path, errno: written < 0 ? errno : nil)
+        }
         state.cursorSequence = sequence
     }
 
@@ -311,13 +360,17 @@ public final class DurableQueue: Sendable {
         do {
             try state.writeHandle?.write(contentsOf: bytes)
         } catch {
-            throw .io("appending: \(error)")
+            throw .io(operation: .append, path: segmentURL(state.writeSegment).path, errno: QueueError.errno(of: error))
         }
         bytes.removeAll(keepingCapacity: true)
     }
 
     private func synchronize(_ state: State) throws(QueueError) {
-        do { try state.writeHandle?.synchronize() } catch { throw .io("fsync: \(error)") }
+        do {
+            try state.writeHandle?.synchronize()
+        } catch {
+            throw .io(operation: .sync, path: segmentURL(state.writeSegment).path, errno: QueueError.errno(of: error))
+        }
     }
 
     private func enforceLimits(_ state: inout State) throws(QueueError) {
@@ -355,9 +408,11 @@ public final class DurableQueue: Sendable {
                     try handle.seek(toOffset: UInt64(first))
                     bytes = [UInt8](try handle.read(upToCount: run.last!.end - first) ?? Data())
                 } catch {
-                    throw .io("reading segment \(segment): \(error)")
+                    throw .io(operation: .read, path: segmentURL(segment).path, errno: QueueError.errno(of: error))
                 }
-                guard bytes.count == run.last!.end - first else { throw .io("reading segment \(segment): the file is shorter than its records") }
+                guard bytes.count == run.last!.end - first else {
+                    throw .segmentShorterThanIndexed(path: segmentURL(segment).path, expectedBytes: run.last!.end - first, readBytes: bytes.count)
+                }
                 for entry in run {
                     let payloadStart = entry.offset - first + Self.frameHeaderBytes
                     records.append(Record(payload: Array(bytes[payloadStart..<(payloadStart + entry.size)]), segment: segment, endOffset: entry.end))

@@ -51,7 +51,7 @@ public final class AlertActionBlockHook: InterceptionHook {
                         }
                         return MessageArguments(arguments[0], arguments[1], .block(wrapped))
                     } original: { (arguments: MessageArguments) throws(RuntimeError) in
-                        try original.body(Message(receiver: message.receiver, selector: message.selector, arguments: arguments, runtime: message.runtime))
+                        try original.body(message.replacingArguments(arguments))
                     }
                 }
             }

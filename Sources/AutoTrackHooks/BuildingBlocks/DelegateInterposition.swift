@@ -54,9 +54,7 @@ public enum DelegateInterposition {
                     let delegate = message.arguments[0].object
                     WeakRegistry<ListViewObject>.named(seenListsKey, in: message.runtime).note(list)
                     let handed = (try? prepare(list, delegate, hookSwitch)) ?? delegate
-                    return try original.body(Message(
-                        receiver: message.receiver, selector: message.selector,
-                        arguments: MessageArguments(.object(handed)), runtime: message.runtime))
+                    return try original.body(message.replacingArguments(MessageArguments(.object(handed))))
                 }
             }
         }

@@ -48,8 +48,8 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
     public internal(set) var contentOffset: Double = 0
 
     deinit {
-        for cell in visibleCells.values { cell.list = nil }
-        for cells in reusePool.values { for cell in cells { cell.list = nil } }
+        for cell in visibleCells.values { cell.listStorage = nil }
+        for cells in reusePool.values { for cell in cells { cell.listStorage = nil } }
     }
 
     /// `tableView:didSelectRowAtIndexPath:` or `collectionView:didSelectItemAtIndexPath:`.
@@ -66,7 +66,7 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
     /// Places `cell` at `indexPath` without data-source involvement (for system lists).
     public func placeCell(_ cell: CellObject, at indexPath: IndexPath) {
         visibleCells[indexPath] = cell
-        cell.list = self
+        cell.listStorage = self
         if cell.superview !== self { insertSubviewStorage(cell, at: subviews.count) }
     }
 
@@ -85,10 +85,13 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
 public final class CellObject: ViewObject, @unchecked Sendable {
     // Safe by confinement to the UI thread.
 
-    /// The list showing the cell. Not reference counted (a weak reference would put
-    /// every retain of the list on the slow side-table path): set only while the list
-    /// shows or pools the cell, and cleared when the list is released.
-    public internal(set) unowned(unsafe) var list: ListViewObject?
+    /// Not reference counted (a weak reference would put every retain of the list on
+    /// the slow side-table path): set only while the list shows or pools the cell, and
+    /// cleared when the list is released.
+    unowned(unsafe) var listStorage: ListViewObject?
+
+    /// The list showing the cell.
+    public var list: ListViewObject? { listStorage }
     /// The content view, where apps put their subviews.
     public internal(set) var contentView: ViewObject!
 

@@ -1,26 +1,40 @@
 /// One message being handled: who received it, under which selector, with which
 /// arguments, in which runtime. An implementation receives this.
-public struct Message: Sendable {
-    /// The receiver (`self`). Like `self` in an Objective-C method under ARC, it is not
-    /// retained for the call: the sender keeps it alive while the message is handled.
-    /// Capture it, not the message, to keep it longer.
-    public unowned(unsafe) let receiver: RuntimeObject
+///
+/// A message is valid for the call it describes only, like `self` and `_cmd` in an
+/// Objective-C method under ARC: it does not retain its receiver or runtime (the sender
+/// keeps both alive while the message is handled, and a retain per send would double
+/// the cost of dispatch). It is therefore not `Sendable`, and a hook that needs the
+/// receiver later captures ``receiver`` — a strong reference — not the message.
+public struct Message {
+    private unowned(unsafe) let receiverStorage: RuntimeObject
+
+    /// The receiver (`self`), as a strong reference.
+    @inline(__always) public var receiver: RuntimeObject { receiverStorage }
     /// The selector the message was sent with (`_cmd`). After an exchange this is
     /// the selector the caller used, not the name the implementation was written for.
     public let selector: Selector
     /// The arguments.
     public let arguments: MessageArguments
-    /// The runtime dispatching the message, for further sends and `super` calls.
-    /// Unowned without reference counting: a message exists only while its runtime
-    /// dispatches it.
-    public unowned(unsafe) let runtime: Runtime
+    private unowned(unsafe) let runtimeStorage: Runtime
 
-    /// Creates a message.
-    public init(receiver: RuntimeObject, selector: Selector, arguments: MessageArguments, runtime: Runtime) {
-        self.receiver = receiver
+    /// The runtime dispatching the message, for further sends and `super` calls.
+    @inline(__always) public var runtime: Runtime { runtimeStorage }
+
+    /// Creates a message: what the runtime does for every send. A hook that forwards a
+    /// call with other arguments uses ``replacingArguments(_:)``.
+    package init(receiver: RuntimeObject, selector: Selector, arguments: MessageArguments, runtime: Runtime) {
+        receiverStorage = receiver
         self.selector = selector
         self.arguments = arguments
-        self.runtime = runtime
+        runtimeStorage = runtime
+    }
+
+    /// The same message — receiver, selector, runtime — with other arguments: what a
+    /// hook hands the original when it replaces one (a wrapped handler block, a proxy
+    /// for a delegate).
+    public func replacingArguments(_ arguments: MessageArguments) -> Message {
+        Message(receiver: receiver, selector: selector, arguments: arguments, runtime: runtime)
     }
 
     /// The argument at `index` as an object (possibly `nil`), or a typed error.

@@ -27,13 +27,13 @@ public enum GzipError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// gzip (RFC 1952) through the system zlib.
-public enum Gzip {
+package enum Gzip {
     /// gzip framing in zlib's window-bits convention: 15-bit window plus 16.
     private static let gzipWindowBits: Int32 = 15 + 16
 
     /// Compresses `bytes` into one gzip member.
     /// - Parameter level: zlib level 0 (store) … 9 (smallest); 6 is zlib's default.
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(GzipError) -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(GzipError) -> [UInt8] {
         var stream = z_stream()
         let start = deflateInit2_(
             &stream, min(max(level, 0), 9), Z_DEFLATED, gzipWindowBits, 8, Z_DEFAULT_STRATEGY,
@@ -60,7 +60,7 @@ public enum Gzip {
     /// Decompresses one gzip member.
     /// - Parameter maximumSize: the largest output accepted; larger output throws
     ///   ``GzipError/outputTooLarge(limit:)`` instead of exhausting memory.
-    public static func decompress(_ bytes: [UInt8], maximumSize: Int = 256 << 20) throws(GzipError) -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8], maximumSize: Int = 256 << 20) throws(GzipError) -> [UInt8] {
         var stream = z_stream()
         let start = inflateInit2_(&stream, gzipWindowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard start == Z_OK else { throw .initializationFailed(code: start) }

@@ -1,5 +1,5 @@
 /// Base64 (RFC 4648 §4, standard alphabet, `=` padding), without line breaks.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Maps an ASCII byte to its 6-bit value; 0xFF marks bytes outside the alphabet.
@@ -10,7 +10,7 @@ public enum Base64 {
     }()
 
     /// The Base64 text of `bytes`, as ASCII bytes.
-    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+    package static func encode(_ bytes: [UInt8]) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4)
         bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
@@ -45,7 +45,7 @@ public enum Base64 {
     /// - Throws: ``WireFormatError/invalidBase64(offset:)`` for a byte outside the
     ///   alphabet, misplaced padding, a length that is not a multiple of four, or
     ///   non-zero bits in the padding.
-    public static func decode(_ text: some Collection<UInt8>) throws(WireFormatError) -> [UInt8] {
+    package static func decode(_ text: some Collection<UInt8>) throws(WireFormatError) -> [UInt8] {
         let input = Array(text)
         guard input.count % 4 == 0 else { throw .invalidBase64(offset: input.count) }
         var output: [UInt8] = []

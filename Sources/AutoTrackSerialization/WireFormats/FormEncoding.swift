@@ -1,6 +1,6 @@
 /// `application/x-www-form-urlencoded` values (WHATWG URL standard): the unreserved
 /// bytes `A–Z a–z 0–9 * - . _` stay, space becomes `+`, everything else `%XX`.
-public enum FormEncoding {
+package enum FormEncoding {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -11,7 +11,7 @@ public enum FormEncoding {
     }
 
     /// Appends the form encoding of `bytes` to `output`.
-    public static func encode(_ bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
+    package static func encode(_ bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
         for byte in bytes {
             if isUnreserved(byte) {
                 output.append(byte)
@@ -28,7 +28,7 @@ public enum FormEncoding {
     /// Decodes a form-encoded value: `+` is a space, `%XX` a byte.
     /// - Throws: ``WireFormatError/invalidPercentEncoding(offset:)`` for a `%` not
     ///   followed by two hex digits.
-    public static func decode(_ text: some Collection<UInt8>) throws(WireFormatError) -> [UInt8] {
+    package static func decode(_ text: some Collection<UInt8>) throws(WireFormatError) -> [UInt8] {
         let input = Array(text)
         var output: [UInt8] = []
         output.reserveCapacity(input.count)
