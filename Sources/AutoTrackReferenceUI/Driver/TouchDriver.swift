@@ -18,12 +18,16 @@ public struct TouchDriver {
     /// — for a switch after flipping it — value-changed, then touch-up-inside. Each
     /// registered pair goes through `sendAction:to:forEvent:` with the same event.
     public func tap(_ control: ControlObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("tap")
+        defer { host.leaveUIThread(confinement) }
         try tap(control, segment: nil)
     }
 
     /// A tap on segment `index` of a segmented control: it is selected before
     /// value-changed is sent.
     public func select(segment index: Int, of control: ControlObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("select")
+        defer { host.leaveUIThread(confinement) }
         try tap(control, segment: index)
     }
 
@@ -45,6 +49,8 @@ public struct TouchDriver {
 
     /// Drags a slider to `value`: value-changed events, no tap.
     public func slide(_ slider: ControlObject, to value: Double) throws(RuntimeError) {
+        let confinement = host.enterUIThread("slide")
+        defer { host.leaveUIThread(confinement) }
         let event = try makeEvent()
         slider.value = value
         try send(slider, events: .valueChanged, event: event)
@@ -52,6 +58,8 @@ public struct TouchDriver {
 
     /// Types into a text field: editing began, changed once per character, ended.
     public func type(_ text: String, into field: ControlObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("type")
+        defer { host.leaveUIThread(confinement) }
         try send(field, events: .editingDidBegin, event: try makeEvent())
         for character in text {
             field.text = (field.text ?? "") + String(character)
@@ -66,6 +74,8 @@ public struct TouchDriver {
 
     /// A tap on a view with tap recognizers: each of them recognises.
     public func tap(gesturesOn view: ViewObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("tap")
+        defer { host.leaveUIThread(confinement) }
         for recognizer in view.gestureRecognizers where recognizer.kind == .tap {
             try runtime.call(recognizer, "_setState:", GestureState.ended.rawValue)
             recognizer.state = .possible
@@ -74,6 +84,8 @@ public struct TouchDriver {
 
     /// A long press on a view: began, `changes` times changed, ended.
     public func longPress(_ view: ViewObject, changes: Int = 2) throws(RuntimeError) {
+        let confinement = host.enterUIThread("longPress")
+        defer { host.leaveUIThread(confinement) }
         for recognizer in view.gestureRecognizers where recognizer.kind == .longPress {
             try runtime.call(recognizer, "_setState:", GestureState.began.rawValue)
             for _ in 0..<changes { try runtime.call(recognizer, "_setState:", GestureState.changed.rawValue) }
@@ -84,11 +96,15 @@ public struct TouchDriver {
 
     /// A tap on the row (or item) at `indexPath`.
     public func select(_ indexPath: IndexPath, in list: ListViewObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("select")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(list, "_userSelectItemAtIndexPath:", indexPath)
     }
 
     /// Scrolls a list by `distance` points.
     public func scroll(_ list: ListViewObject, by distance: Double) throws(RuntimeError) {
+        let confinement = host.enterUIThread("scroll")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(list, "_scrollBy:", distance)
     }
 
@@ -96,6 +112,8 @@ public struct TouchDriver {
     /// - Throws: ``AutoTrackRuntime/RuntimeError/exception(name:reason:)`` when no alert
     ///   with such an action is presented.
     public func tapAlertAction(titled title: String) throws(RuntimeError) {
+        let confinement = host.enterUIThread("tapAlertAction")
+        defer { host.leaveUIThread(confinement) }
         guard let alert = host.visibleController, alert.kind == .alert,
               let action = alert.alertActions.first(where: { $0.title == title })
         else { throw .exception(name: "TouchDriver", reason: "no presented alert has an action titled '\(title)'") }
@@ -104,47 +122,65 @@ public struct TouchDriver {
 
     /// Pushes `controller` on `navigation`.
     public func push(_ controller: ViewControllerObject, on navigation: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("push")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(navigation, "pushViewController:animated:", controller, true)
     }
 
     /// Pops the top of `navigation` (the back button).
     public func pop(_ navigation: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("pop")
+        defer { host.leaveUIThread(confinement) }
         _ = try runtime.call(navigation, "popViewControllerAnimated:", true, returning: RuntimeObject?.self)
     }
 
     /// Starts a swipe back on `navigation` and abandons it half-way.
     public func cancelledSwipeBack(_ navigation: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("cancelledSwipeBack")
+        defer { host.leaveUIThread(confinement) }
         try host.transitions.cancelledSwipeBack(in: navigation)
     }
 
     /// Presents `controller` from `presenting`.
     public func present(_ controller: ViewControllerObject, from presenting: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("present")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(presenting, "presentViewController:animated:completion:", controller, true, RuntimeBlock?.none)
     }
 
     /// Dismisses what `controller` presented (or `controller` itself).
     public func dismiss(_ controller: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("dismiss")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(controller, "dismissViewControllerAnimated:completion:", true, RuntimeBlock?.none)
     }
 
     /// Selects tab `index`.
     public func selectTab(_ index: Int, in tabs: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("selectTab")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(tabs, "setSelectedIndex:", index)
     }
 
     /// Swipes a page container to page `index`.
     public func swipe(toPage index: Int, in pages: ViewControllerObject) throws(RuntimeError) {
+        let confinement = host.enterUIThread("swipe")
+        defer { host.leaveUIThread(confinement) }
         try runtime.call(pages, "_scrollToPage:", index)
     }
 
     /// Sends the app to the background: notifications only, no appearance callbacks.
     public func background() {
+        let confinement = host.enterUIThread("background")
+        defer { host.leaveUIThread(confinement) }
         host.isInBackground = true
         host.post(.didEnterBackground)
     }
 
     /// Brings the app back: notifications only — UIKit sends no `viewDidAppear:` here.
     public func foreground() {
+        let confinement = host.enterUIThread("foreground")
+        defer { host.leaveUIThread(confinement) }
         host.isInBackground = false
         host.post(.willEnterForeground)
         host.post(.didBecomeActive)

@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// AutoTrackProperties: `Rect` appears in this file's public API.
 public import AutoTrackProperties
 /// AutoTrackRuntime: `AssociationKey`, `Implementation`, `Runtime`, `RuntimeClass` … appear in this file's public API.
@@ -42,9 +47,11 @@ public enum ApplicationNotification: String, Sendable, CaseIterable {
 /// ``defineClass(_:superclass:methods:)``. The host knows nothing about tracking.
 ///
 /// Objects are confined to the thread that drives the host, as UIKit's to the main
-/// thread.
+/// thread. In debug builds every user action of the ``driver`` checks it: a second
+/// thread driving the host while another is inside an action traps at once, naming
+/// both threads, instead of corrupting the view hierarchy.
 public final class ReferenceHost: @unchecked Sendable {
-    // Safe by confinement to the UI thread (see above).
+    // Safe by confinement to the UI thread (see above; checked in debug builds).
 
     /// The runtime the host's classes live in.
     public let runtime: Runtime
@@ -67,6 +74,9 @@ public final class ReferenceHost: @unchecked Sendable {
     private let observers = Mutex<[(ApplicationNotification, ObserverToken, @Sendable (ApplicationNotification) -> Void)]>([])
     private let nextObserverToken = Atomic<Int>(0)
     private static let hostKey = AssociationKey("AutoTrackReferenceUI.host")
+    /// The thread inside a user action (0: none), and how deeply it is nested.
+    private let uiThread = Atomic<UInt>(0)
+    private let uiDepth = Atomic<Int>(0)
 
     /// Builds a host in `runtime` (a new one by default) with every UIKit class.
     public init(runtime: Runtime = Runtime(), screenBounds: Rect = Rect(x: 0, y: 0, width: 390, height: 844)) throws(RuntimeError) {
@@ -99,6 +109,54 @@ public final class ReferenceHost: @unchecked Sendable {
         // Safe: written once; the host it points to is confined to the UI thread.
         unowned let host: ReferenceHost
         init(_ host: ReferenceHost) { self.host = host }
+    }
+
+    // MARK: Confinement
+
+    /// What ``enterUIThread(_:)`` found.
+    package struct Confinement: Sendable {
+        /// Whether this thread may drive the host (no other thread is inside an action).
+        package let isConfined: Bool
+        /// The thread already inside an action, when another one is.
+        package let otherThread: UInt
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Glibc)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
+    }
+
+    /// Marks the start of a user action on this thread. In debug builds a second thread
+    /// entering while another is inside an action traps; release builds only report it.
+    package func enterUIThread(_ action: StaticString) -> Confinement {
+        let me = Self.currentThread
+        let (exchanged, holder) = uiThread.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
+        guard exchanged || holder == me else {
+            #if DEBUG
+            preconditionFailure("ReferenceHost: \(action) on thread \(me) while thread \(holder) is inside a user action; a host is confined to one UI thread, as UIKit is")
+            #else
+            return Confinement(isConfined: false, otherThread: holder)
+            #endif
+        }
+        uiDepth.wrappingAdd(1, ordering: .relaxed)
+        return Confinement(isConfined: true, otherThread: 0)
+    }
+
+    /// The thread inside a user action now (0: none).
+    package var threadInsideAction: UInt { uiThread.load(ordering: .acquiring) }
+
+    /// The calling thread's id, as ``threadInsideAction`` reports threads.
+    package static var callingThread: UInt { currentThread }
+
+    /// Marks the end of the user action ``enterUIThread(_:)`` started.
+    package func leaveUIThread(_ confinement: Confinement) {
+        guard confinement.isConfined else { return }
+        if uiDepth.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
+            uiThread.store(0, ordering: .releasing)
+        }
     }
 
     /// The transitions that drive appearance callbacks.
