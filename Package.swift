@@ -139,6 +139,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The README's Swift snippets, compiled and run (.ci/check-readme-snippets keeps them in step).
+        .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: [
+                "AutoTrack", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackEvents", "AutoTrackHooks",
+                "AutoTrackInterception", "AutoTrackProperties", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI",
+                "AutoTrackRuntime", "AutoTrackSerialization",
+            ],
+            swiftSettings: strictSettings
+        ),
         // Hooks written as a third party would, from the public API only.
         .testTarget(
             name: "ThirdPartyHookTests",

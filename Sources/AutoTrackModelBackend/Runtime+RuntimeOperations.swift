@@ -5,7 +5,7 @@ public import AutoTrackRuntime
 
 /// The model of Objective-C dispatch as a backend of the interception contract's
 /// runtime operations: each requirement maps to the runtime call of the same objc4
-/// name, so ``AutoTrackInterception/MethodWrapper`` and every hook's install logic run
+/// name, so `MethodWrapper` and every hook's install logic run
 /// on the model exactly as they would on a real runtime.
 extension Runtime: RuntimeOperations {
     /// `objc_lookUpClass`.

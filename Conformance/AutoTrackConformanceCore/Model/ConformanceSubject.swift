@@ -20,7 +20,7 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     let installer: @Sendable (ReferenceHost, InteractionContext) throws(HookError) -> HookHandle
 
     /// A subject from an install function and its declaration (for hooks that are not
-    /// an ``AutoTrackInterception/InterceptionHook``, such as the kit's mutants).
+    /// an `InterceptionHook`, such as the kit's mutants).
     public init(
         name: String, point: InterceptionPoint, hookedMethods: [HookedMethod],
         install: @escaping @Sendable (ReferenceHost, InteractionContext) throws(HookError) -> HookHandle

@@ -84,8 +84,9 @@ public struct QueueStatistics: Hashable, Sendable {
 ///   written. Opening a queue scans every segment, keeps every complete record whose
 ///   CRC matches, and truncates a torn tail.
 /// - **Delivery.** Records leave only through ``remove(_:)``, after the transport has
-///   confirmed them; the read position is persisted (written to a temporary file and
-///   renamed over), so a crash never resends less than was unconfirmed.
+///   confirmed them; the read position is persisted in place in one of two
+///   checksummed cursor slots, written alternately (a torn write leaves the other slot
+///   valid), so a crash never resends less than was unconfirmed.
 /// - **Bounds.** Past ``Limits/maximumRecords`` or ``Limits/maximumBytes``, the oldest
 ///   records are dropped — counted in ``QueueStatistics/droppedOldest``, never silent.
 /// - **Threads.** Every method may be called from any thread; producers are serialised.

@@ -3,7 +3,7 @@
 /// A name follows the same rule as a property key (see ``PropertyRules``): it starts
 /// with a letter, `_` or `$`, continues with letters, digits, `_` or `$`, is at most
 /// 100 characters long and is not a reserved word. Use the presets for automatic
-/// events and ``init(validating:)`` for names that come from a caller.
+/// events and ``init(validating:rules:)`` for names that come from a caller.
 public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The name as written on the wire.
     public let rawValue: String

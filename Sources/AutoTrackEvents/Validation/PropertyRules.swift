@@ -16,7 +16,7 @@
 ///
 /// Input from the app's own code goes through the throwing
 /// ``validated(_:report:)``: the first problem is reported as a ``ValidationError``.
-/// Values the SDK generated itself go through ``sanitized(_:report:)``, which never
+/// Values the SDK generated itself go through `sanitized(_:report:)`, which never
 /// fails: offending properties are dropped, long strings truncated, and each repair is
 /// counted in a ``SanitizationReport``. Both modes share one decision per property, so
 /// they cannot disagree about what is valid.
@@ -248,7 +248,7 @@ public struct PropertyRules: Hashable, Sendable {
         return Event(id: id, name: eventName, time: time, identity: identity, library: library, properties: checked)
     }
 
-    /// Sanitises an SDK-generated event's properties; see ``sanitized(_:report:)``.
+    /// Sanitises an SDK-generated event's properties; see `sanitized(_:report:)`.
     public func sanitized(_ event: Event, report: inout SanitizationReport) -> Event {
         var copy = event
         copy.properties = sanitized(event.properties, report: &report)

@@ -74,7 +74,7 @@ public enum IdentifierViolation: Error, Hashable, Sendable {
 ///
 /// The tracking API throws these for input that came from the app's own code, so the
 /// developer learns about the mistake at the call. Values the SDK generates itself are
-/// never refused: ``PropertyRules/sanitized(_:report:)`` repairs or drops them and
+/// never refused: `PropertyRules.sanitized(_:report:)` repairs or drops them and
 /// counts what it did.
 public enum ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The event name breaks the naming rule.

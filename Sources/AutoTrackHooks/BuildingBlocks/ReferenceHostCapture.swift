@@ -9,10 +9,10 @@ public import AutoTrackReferenceUI
 public import AutoTrackRuntime
 
 /// The capture logic every hook on the reference host shares, whatever its technique:
-/// from the intercepted call to the ``AutoTrackInterception/Interaction`` it reports.
+/// from the intercepted call to the `Interaction` it reports.
 /// Each function is meant to run inside the `capture` closure of
-/// ``AutoTrackInterception/Interceptor/intercept(dedupe:capture:original:)`` — before
-/// the original — and throws ``AutoTrackInterception/CaptureSkip`` for calls that are
+/// `Interceptor.intercept(dedupe:capture:original:)` — before
+/// the original — and throws `CaptureSkip` for calls that are
 /// not clicks.
 public enum ReferenceHostCapture {
     /// Why the arguments of an intercepted call could not be read; counted as a
@@ -159,9 +159,9 @@ public enum ReferenceHostCapture {
     ///
     /// - a controller that appears again without having disappeared — the top of a
     ///   navigation stack after a cancelled swipe back — is not recorded twice
-    ///   (``AutoTrackInterception/CaptureSkip/deduplicated``);
+    ///   (`CaptureSkip.deduplicated`);
     /// - a child contained in an ordinary screen is not a screen of its own — its parent
-    ///   is (``AutoTrackInterception/CaptureSkip/filtered``); children of navigation, tab
+    ///   is (`CaptureSkip.filtered`); children of navigation, tab
     ///   and page containers are;
     /// - system containers and ignored screens are dropped by the context's filters.
     public static func appearance(

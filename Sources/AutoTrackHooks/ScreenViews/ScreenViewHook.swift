@@ -11,7 +11,7 @@ import Synchronization
 /// ``ReferenceHostCapture/appearance(of:animated:interceptor:)``:
 ///
 /// - system containers and ignored screens (and their subclasses) are skipped (seed
-///   002's blacklist, ``AutoTrackProperties/TrackingExclusions``);
+///   002's blacklist, `TrackingExclusions`);
 /// - a child contained in an ordinary screen is not a screen of its own (its parent is);
 ///   children of navigation, tab and page containers are;
 /// - a controller that appears again without having disappeared — the top of a

@@ -83,8 +83,15 @@ public enum MethodWrapper {
     /// Wraps `selector` of `cls` (of its metaclass when `isClassMethod`) under the
     /// installation name `name`.
     ///
-    /// - Parameter makeWrapper: builds the wrapper from the original implementation and
-    ///   the installation's switch. Called once per effective installation.
+    /// - Parameters:
+    ///   - name: the installation's name; installs of the same name, class and
+    ///     selector are one installation.
+    ///   - runtime: the runtime backend.
+    ///   - cls: the class whose method to wrap.
+    ///   - selector: the method's selector.
+    ///   - isClassMethod: whether to wrap the class method (on the metaclass).
+    ///   - makeWrapper: builds the wrapper from the original implementation and the
+    ///     installation's switch. Called once per effective installation.
     /// - Returns: the installation's handle (the existing one on a second install).
     /// - Throws: ``HookError/methodNotFound(className:selector:isClassMethod:)`` when
     ///   the class neither has nor inherits the method.

@@ -1,8 +1,8 @@
 /// SHA-256 (FIPS 180-4), written here because Linux has no CryptoKit and the package
 /// takes no dependencies. Checked against the NIST vectors and `sha256sum`.
 ///
-/// Streaming: feed bytes with ``update(_:)`` any number of times, then call
-/// ``finalize()``. One-shot: ``hash(_:)`` and ``hexDigest(_:)``.
+/// Streaming: feed bytes with `update(_:)` any number of times, then call
+/// ``finalize()``. One-shot: ``hash(_:)`` and `hexDigest(_:)`.
 public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19

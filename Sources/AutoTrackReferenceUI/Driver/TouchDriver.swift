@@ -109,7 +109,7 @@ public struct TouchDriver {
     }
 
     /// Taps the action titled `title` in the presented alert.
-    /// - Throws: ``AutoTrackRuntime/RuntimeError/exception(name:reason:)`` when no alert
+    /// - Throws: `RuntimeError.exception(name:reason:)` when no alert
     ///   with such an action is presented.
     public func tapAlertAction(titled title: String) throws(RuntimeError) {
         let confinement = host.enterUIThread("tapAlertAction")

@@ -37,7 +37,7 @@ public enum ApplicationNotification: String, Sendable, CaseIterable {
     case didBecomeActive = "UIApplicationDidBecomeActiveNotification"
 }
 
-/// The reference host: UIKit's behaviour modelled on an ``AutoTrackRuntime/Runtime``.
+/// The reference host: UIKit's behaviour modelled on an `Runtime`.
 ///
 /// It registers runtime classes named as in UIKit — `UIApplication`, `UIWindow`,
 /// `UIView`, `UILabel`, `UIControl`, `UIButton`, `UISwitch`, `UITextField`,
@@ -181,7 +181,7 @@ public final class ReferenceHost: @unchecked Sendable {
     }
 
     /// The registered class named `name` (a UIKit class or an app class).
-    /// - Throws: ``AutoTrackRuntime/RuntimeError/classNotFound(_:)``.
+    /// - Throws: `RuntimeError.classNotFound(_:)`.
     public func lookUpClass(_ name: String) throws(RuntimeError) -> RuntimeClass {
         guard let cls = runtime.lookUpClass(name) else { throw .classNotFound(name) }
         return cls

@@ -77,7 +77,11 @@ extension Runtime {
     }
 
     /// Allocates, fills and registers a class in one step.
-    /// - Parameter methods: instance methods as selector, type encoding and body.
+    /// - Parameters:
+    ///   - name: the class name, unique in the runtime.
+    ///   - superclass: the superclass; the root class by default.
+    ///   - methods: instance methods as selector, type encoding and body.
+    ///   - classMethods: class methods, likewise.
     @discardableResult
     public func defineClass(
         _ name: String,

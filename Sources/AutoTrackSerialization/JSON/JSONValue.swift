@@ -1,8 +1,8 @@
 /// A parsed JSON document, with object members in their original order.
 ///
-/// Numbers without a fraction or exponent are ``integer``s (exact, 64-bit); others are
-/// ``number``s. The distinction is what lets an event property read back as the same
-/// ``AutoTrackEvents/PropertyValue`` case it was written from.
+/// Numbers without a fraction or exponent are ``integer(_:)``s (exact, 64-bit); others are
+/// ``number(_:)``s. The distinction is what lets an event property read back as the same
+/// `PropertyValue` case it was written from.
 public enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
