@@ -23,6 +23,19 @@ struct ScreenViewHookTests {
         #expect(view.details.screenViewReason == "appear")
     }
 
+    @Test("installed twice: one handle, and one screen view on return from the background")
+    func installedTwiceForeground() throws {
+        let fixture = try Fixture(launch: false)
+        let first = try fixture.install(ScreenViewAppearHook())
+        let second = try fixture.install(ScreenViewAppearHook())
+        #expect(first === second)
+        try fixture.app.launch()
+        fixture.host.driver.background()
+        fixture.host.driver.foreground()
+        #expect(screens(fixture) == ["ViewController", "ViewController"])
+        #expect(fixture.sink.all.last?.details.screenViewReason == "foreground")
+    }
+
     @Test("push, pop and a tab of pages: one screen view per appearance")
     func navigation() throws {
         let fixture = try Fixture(launch: false)
