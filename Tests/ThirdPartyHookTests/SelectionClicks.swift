@@ -25,7 +25,7 @@ final class SelectionClicks: InterceptionHook {
                 for handle in handles { try handle.uninstall() }
                 return handles.contains { $0.state == .passThrough } ? .passThrough : .uninstalled
             }
-            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { _, delegate, _ in
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host, context: context) { _, delegate, _ in
                 guard let delegate else { return nil }
                 for selector in DelegateInterposition.selectors {
                     guard let implementor = DelegateInterposition.implementor(of: selector, for: delegate, runtime: runtime) else { continue }

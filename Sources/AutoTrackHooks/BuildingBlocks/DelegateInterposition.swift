@@ -1,4 +1,4 @@
-/// AutoTrackInterception: `HookError`, `HookHandle`, `HookSwitch` appear in this file's public API.
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookSwitch`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ListViewObject`, `ReferenceHost` appear in this file's public API.
@@ -14,7 +14,7 @@ public enum DelegateInterposition {
     public static let selectors: [Selector] = [ListSelectors.tableDidSelect, ListSelectors.collectionDidSelect]
     /// The list classes whose `setDelegate:` is wrapped.
     public static let listClasses = ["UITableView", "UICollectionView"]
-    /// The methods ``wrapSetDelegate(name:host:prepare:)`` wraps.
+    /// The methods ``wrapSetDelegate(name:host:context:prepare:)`` wraps.
     public static let setDelegateMethods = listClasses.map { HookedMethod($0, "setDelegate:") }
     private static let seenListsKey = "AutoTrackHooks.seenLists"
 
@@ -37,24 +37,27 @@ public enum DelegateInterposition {
 
     /// Wraps `setDelegate:` of both list classes; `prepare` sees each new delegate and
     /// returns the object to hand to the original (the delegate itself, or a proxy).
-    /// If `prepare` throws, the app's delegate is set unchanged (fail-open). Lists given
-    /// a delegate are remembered, so ``rehook(in:)`` can hand them to a new installation.
+    /// If `prepare` throws, the app's delegate is set unchanged (fail-open, counted in
+    /// `context`). Lists given a delegate are remembered, so ``rehook(in:)`` can hand
+    /// them to a new installation.
     public static func wrapSetDelegate(
-        name: String, host: ReferenceHost,
+        name: String, host: ReferenceHost, context: InteractionContext,
         prepare: @escaping @Sendable (_ list: ListViewObject, _ delegate: RuntimeObject?, _ hookSwitch: HookSwitch) throws -> RuntimeObject?
     ) throws(HookError) -> [HookHandle] {
         let runtime = host.runtime
         return try listClasses.map { (className: String) throws(HookError) -> HookHandle in
             guard let cls = runtime.lookUpClass(className) else { throw .classNotFound(className: className) }
             return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "setDelegate:") { original, hookSwitch in
-                Implementation("\(name) -[\(className) setDelegate:]") { message throws(RuntimeError) in
-                    guard hookSwitch.isOn, let list = message.receiver as? ListViewObject, message.arguments.count == 1 else {
-                        return try original.body(message)
+                let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                return Implementation("\(name) -[\(className) setDelegate:]") { message throws(RuntimeError) in
+                    try interceptor.forward(message) { message in
+                        guard let list = message.receiver as? ListViewObject, message.arguments.count == 1 else { return message }
+                        WeakRegistry<ListViewObject>.named(seenListsKey, in: message.runtime).note(list)
+                        let handed = try prepare(list, message.arguments[0].object, hookSwitch)
+                        return message.replacingArguments(MessageArguments(.object(handed)))
+                    } original: { (message: Message) throws(RuntimeError) in
+                        try original.body(message)
                     }
-                    let delegate = message.arguments[0].object
-                    WeakRegistry<ListViewObject>.named(seenListsKey, in: message.runtime).note(list)
-                    let handed = (try? prepare(list, delegate, hookSwitch)) ?? delegate
-                    return try original.body(message.replacingArguments(MessageArguments(.object(handed))))
                 }
             }
         }

@@ -55,7 +55,7 @@ public final class ExchangeDelegateHook: InterceptionHook {
                 hooked.entries.withLock { $0.removeAll() }
                 return passThrough ? .passThrough : .uninstalled
             }
-            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { _, delegate, hookSwitch in
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host, context: context) { _, delegate, hookSwitch in
                 if let delegate {
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                     try Self.hookClass(of: delegate, runtime: runtime, interceptor: interceptor, hooked: hooked)

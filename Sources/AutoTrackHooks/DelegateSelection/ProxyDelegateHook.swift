@@ -64,7 +64,7 @@ public final class ProxyDelegateHook: InterceptionHook {
         let proxyClass = try Self.proxyClass(in: runtime)
         let proxied = ProxiedLists()
         let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
-            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { list, delegate, hookSwitch in
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host, context: context) { list, delegate, hookSwitch in
                 guard let delegate else {
                     runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
                     return nil

@@ -59,7 +59,7 @@ public final class SubclassDelegateHook: InterceptionHook {
                 swizzled.entries.withLock { $0.removeAll() }
                 return passThrough ? .passThrough : .uninstalled
             }
-            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host) { _, delegate, hookSwitch in
+            let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host, context: context) { _, delegate, hookSwitch in
                 if let delegate {
                     // A forwarding proxy (RxCocoa-style) implements nothing: subclass the object it forwards to.
                     let implementor = DelegateInterposition.selectors.lazy
