@@ -18,15 +18,9 @@ final class RecognizerClicks: InterceptionHook {
         return try MethodWrapper.install(name: name, runtime: runtime, cls: view, selector: "addGestureRecognizer:") { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             GestureTracking.revive(in: runtime, interceptor: interceptor)
-            return Implementation("\(name) -[UIView addGestureRecognizer:]") { message throws(RuntimeError) in
-                try interceptor.forward { () throws(RuntimeError) in
-                    try original.body(message)
-                } then: { result in
-                    if hookSwitch.isOn, let recognizer = message.arguments.first?.object as? GestureRecognizerObject {
-                        try GestureTracking.attach(to: recognizer, interceptor: interceptor)
-                    }
-                    return result
-                }
+            // Reuse the shared wrapper: original first, then the tracking target.
+            return GestureTracking.attachingAfter(original, name: name, interceptor: interceptor) {
+                $0.arguments.first?.object as? GestureRecognizerObject
             }
         }
     }

@@ -24,34 +24,12 @@ final class ScreenViews: InterceptionHook {
             let appear = try ([base] + overriding).map { (cls: RuntimeClass) throws(HookError) -> HookHandle in
                 try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "viewDidAppear:") { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-                    if cls === base {
-                        host.addObserver(for: .willEnterForeground) { [weak host] _ in
-                            guard let visible = host?.visibleController else { return }
-                            interceptor.intercept {
-                                ReferenceHostCapture.screenView(of: visible, animated: nil, reason: "foreground", interceptor: interceptor)
-                            } original: {}
-                        }
-                    }
-                    return Implementation("\(name) -[\(cls.name) viewDidAppear:]") { message throws(RuntimeError) in
-                        try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.appearanceKey(message.receiver))) {
-                            guard let controller = message.receiver as? ViewControllerObject else { return nil }
-                            return try ReferenceHostCapture.appearance(of: controller, animated: nil, interceptor: interceptor)
-                        } original: { () throws(RuntimeError) in
-                            try original.body(message)
-                        }
-                    }
+                    if cls === base { ScreenViewTracking.recordOnForeground(of: host, interceptor: interceptor) }
+                    return ScreenViewTracking.appearance(original, name: "\(name) -[\(cls.name) viewDidAppear:]", interceptor: interceptor)
                 }
             }
             let disappear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidDisappear:") { original, hookSwitch in
-                let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-                return Implementation("\(name) -[UIViewController viewDidDisappear:]") { message throws(RuntimeError) in
-                    try interceptor.forward(message) { message in
-                        ReferenceHostCapture.noteDisappeared(message.receiver)
-                        return message
-                    } original: { (message: Message) throws(RuntimeError) in
-                        try original.body(message)
-                    }
-                }
+                ScreenViewTracking.disappearance(original, name: name, interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
             return appear + [disappear]
         }

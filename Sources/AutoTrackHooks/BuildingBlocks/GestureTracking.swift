@@ -87,6 +87,26 @@ public enum GestureTracking {
         recognizer.insertTargetFirst(tracker, action: action)
     }
 
+    /// The wrapper of a method through which recognizers get their app targets
+    /// (`initWithTarget:action:`, `addTarget:action:`, `addGestureRecognizer:`): the
+    /// original runs first, with the caller's arguments; then, while the installation
+    /// is on, the recognizer `recognizer` finds in the message gets its tracking target.
+    public static func attachingAfter(
+        _ original: Implementation, name: String, interceptor: Interceptor,
+        recognizer: @escaping @Sendable (Message) -> GestureRecognizerObject?
+    ) -> Implementation {
+        Implementation(name) { message throws(RuntimeError) in
+            try interceptor.forward { () throws(RuntimeError) in
+                try original.body(message)
+            } then: { result in
+                if interceptor.hookSwitch.isOn, let recognizer = recognizer(message) {
+                    try attach(to: recognizer, interceptor: interceptor)
+                }
+                return result
+            }
+        }
+    }
+
     /// Points every tracking target of `runtime` whose installation was removed at
     /// `interceptor`: recognizers made before a reinstall are clicks again.
     public static func revive(in runtime: Runtime, interceptor: Interceptor) {

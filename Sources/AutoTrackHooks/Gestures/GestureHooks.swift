@@ -33,16 +33,9 @@ public final class GestureTargetHook: InterceptionHook {
                 try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: hooked.selector) { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                     GestureTracking.revive(in: runtime, interceptor: interceptor)
-                    return Implementation("\(name) -[UIGestureRecognizer \(hooked.selector)]") { message throws(RuntimeError) in
-                        try interceptor.forward { () throws(RuntimeError) in
-                            try original.body(message)
-                        } then: { result in
-                            if hookSwitch.isOn, let recognizer = message.receiver as? GestureRecognizerObject {
-                                try GestureTracking.attach(to: recognizer, interceptor: interceptor)
-                            }
-                            return result
-                        }
-                    }
+                    return GestureTracking.attachingAfter(
+                        original, name: "\(name) -[UIGestureRecognizer \(hooked.selector)]", interceptor: interceptor
+                    ) { $0.receiver as? GestureRecognizerObject }
                 }
             }
             return handles
@@ -72,15 +65,8 @@ public final class AddGestureRecognizerHook: InterceptionHook {
         return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "addGestureRecognizer:") { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             GestureTracking.revive(in: runtime, interceptor: interceptor)
-            return Implementation("\(name) -[UIView addGestureRecognizer:]") { message throws(RuntimeError) in
-                try interceptor.forward { () throws(RuntimeError) in
-                    try original.body(message)
-                } then: { result in
-                    if hookSwitch.isOn, let recognizer = message.arguments.first?.object as? GestureRecognizerObject {
-                        try GestureTracking.attach(to: recognizer, interceptor: interceptor)
-                    }
-                    return result
-                }
+            return GestureTracking.attachingAfter(original, name: "\(name) -[UIView addGestureRecognizer:]", interceptor: interceptor) {
+                $0.arguments.first?.object as? GestureRecognizerObject
             }
         }
     }

@@ -43,24 +43,13 @@ public final class ScreenViewAppearHook: InterceptionHook {
             let overrides = Overrides(base: base, name: name, context: context)
             let appear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidAppear:") { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-                host.addObserver(for: .willEnterForeground) { [weak host] _ in
-                    guard let visible = host?.visibleController else { return }
-                    interceptor.intercept {
-                        ReferenceHostCapture.screenView(of: visible, animated: nil, reason: "foreground", interceptor: interceptor)
-                    } original: {}
-                }
-                return Self.appearance(name: "\(name) -[UIViewController viewDidAppear:]", original: original, interceptor: interceptor)
+                ScreenViewTracking.recordOnForeground(of: host, interceptor: interceptor)
+                return ScreenViewTracking.appearance(original, name: "\(name) -[UIViewController viewDidAppear:]", interceptor: interceptor)
             }
             let disappear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidDisappear:") { original, hookSwitch in
-                let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-                return Implementation("\(name) -[UIViewController viewDidDisappear:]") { message throws(RuntimeError) in
-                    try interceptor.forward(message) { message in
-                        ReferenceHostCapture.noteDisappeared(message.receiver)
-                        return message
-                    } original: { (message: Message) throws(RuntimeError) in
-                        try original.body(message)
-                    }
-                }
+                ScreenViewTracking.disappearance(
+                    original, name: "\(name) -[UIViewController viewDidDisappear:]",
+                    interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
             let load = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidLoad") { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
@@ -112,8 +101,8 @@ public final class ScreenViewAppearHook: InterceptionHook {
                 let handle = try MethodWrapper.install(
                     name: "\(name)/override", runtime: cls.runtime, cls: cls, selector: "viewDidAppear:"
                 ) { original, hookSwitch in
-                    ScreenViewAppearHook.appearance(
-                        name: "\(name) -[\(cls.name) viewDidAppear:]", original: original,
+                    ScreenViewTracking.appearance(
+                        original, name: "\(name) -[\(cls.name) viewDidAppear:]",
                         interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
                 }
                 handles.withLock { $0[cls.name] = handle }
@@ -128,20 +117,6 @@ public final class ScreenViewAppearHook: InterceptionHook {
             }
             handles.withLock { $0.removeAll() }
             return state
-        }
-    }
-
-    /// Records the screen view — once per appearance, however many classes of the
-    /// controller's hierarchy are wrapped — then runs the original.
-    static func appearance(name: String, original: Implementation, interceptor: Interceptor) -> Implementation {
-        Implementation(name) { message throws(RuntimeError) in
-            try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.appearanceKey(message.receiver))) {
-                guard let controller = message.receiver as? ViewControllerObject else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
-                let animated = message.arguments.first.flatMap { if case .bool(let value) = $0 { value } else { nil } }
-                return try ReferenceHostCapture.appearance(of: controller, animated: animated, interceptor: interceptor)
-            } original: { () throws(RuntimeError) in
-                try original.body(message)
-            }
         }
     }
 }
