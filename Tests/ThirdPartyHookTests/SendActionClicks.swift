@@ -18,12 +18,9 @@ final class ApplicationClicks: InterceptionHook {
             original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in
-                let arguments = message.arguments
-                let sender = arguments.count == 4 ? arguments[2].object : nil
-                let event = arguments.count == 4 ? arguments[3].object : nil
-                return try interceptor.intercept(dedupe: .touch(event: event, element: sender ?? message.receiver)) {
-                    guard let sender else { return nil }
-                    return try ReferenceHostCapture.click(sender: sender, action: arguments.first, interceptor: interceptor)
+                let call = ReferenceHostCapture.SendActionCall.application(message)   // sender, action, event
+                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
+                    try call.click(interceptor: interceptor)
                 } original: { () throws(RuntimeError) in
                     try original.body(message)
                 }

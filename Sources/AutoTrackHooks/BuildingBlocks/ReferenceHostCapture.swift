@@ -37,6 +37,41 @@ public enum ReferenceHostCapture {
 
     // MARK: Send-action
 
+    /// The parts of an intercepted send-action call that capture needs.
+    public struct SendActionCall {
+        /// The control that sent the action (`nil` when the arguments are unreadable).
+        public let sender: RuntimeObject?
+        /// The action selector, as passed.
+        public let action: RuntimeValue?
+        /// The touch event (`nil` for a programmatic send).
+        public let event: AnyObject?
+
+        /// `-[UIControl sendAction:to:forEvent:]`: the receiver is the sender.
+        public static func control(_ message: Message) -> SendActionCall {
+            let arguments = message.arguments
+            return SendActionCall(
+                sender: message.receiver, action: arguments.first, event: arguments.count > 2 ? arguments[2].object : nil)
+        }
+
+        /// `-[UIApplication sendAction:to:from:forEvent:]`: the sender is the third argument.
+        public static func application(_ message: Message) -> SendActionCall {
+            let arguments = message.arguments
+            guard arguments.count == 4 else { return SendActionCall(sender: nil, action: nil, event: nil) }
+            return SendActionCall(sender: arguments[2].object, action: arguments[0], event: arguments[3].object)
+        }
+
+        /// One click per touch: the first dispatch of this event for this sender.
+        public func dedupe(receiver: RuntimeObject) -> InterceptionDedupe {
+            .touch(event: event, element: sender ?? receiver)
+        }
+
+        /// The click (see ``ReferenceHostCapture/click(sender:action:interceptor:)``).
+        public func click(interceptor: Interceptor) throws -> Interaction {
+            guard let sender else { throw Failure.unexpectedArguments }
+            return try ReferenceHostCapture.click(sender: sender, action: action, interceptor: interceptor)
+        }
+    }
+
     /// A click on `sender` for `action`: plain and secure text fields never record; a
     /// search field records only `_searchFieldEndEditing`, with its text.
     public static func click(sender: RuntimeObject, action: RuntimeValue?, interceptor: Interceptor) throws -> Interaction {

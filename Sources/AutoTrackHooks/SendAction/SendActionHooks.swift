@@ -31,9 +31,9 @@ public final class ControlSendActionHook: InterceptionHook {
         return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:forEvent:") { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIControl sendAction:to:forEvent:]") { message throws(RuntimeError) in
-                let event = message.arguments.count > 2 ? message.arguments[2].object : nil
-                return try interceptor.intercept(dedupe: .touch(event: event, element: message.receiver)) {
-                    try ReferenceHostCapture.click(sender: message.receiver, action: message.arguments.first, interceptor: interceptor)
+                let call = ReferenceHostCapture.SendActionCall.control(message)
+                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
+                    try call.click(interceptor: interceptor)
                 } original: { () throws(RuntimeError) in
                     try original.body(message)
                 }
@@ -64,12 +64,9 @@ public final class ApplicationSendActionHook: InterceptionHook {
         return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:from:forEvent:") { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in
-                let arguments = message.arguments
-                let sender = arguments.count == 4 ? arguments[2].object : nil
-                let event = arguments.count == 4 ? arguments[3].object : nil
-                return try interceptor.intercept(dedupe: .touch(event: event, element: sender ?? message.receiver)) {
-                    guard let sender else { throw ReferenceHostCapture.Failure.unexpectedArguments }
-                    return try ReferenceHostCapture.click(sender: sender, action: arguments.first, interceptor: interceptor)
+                let call = ReferenceHostCapture.SendActionCall.application(message)
+                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
+                    try call.click(interceptor: interceptor)
                 } original: { () throws(RuntimeError) in
                     try original.body(message)
                 }
