@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackSerialization
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -63,5 +64,46 @@ struct CrashSafetyTests {
             queue.close()
         }
         #expect(totalAcknowledged > 20, "the writers made progress before being killed")
+    }
+
+    @Test("15 trials: a NDJSON writer killed mid-batch leaves no torn line once the next batch is written")
+    func killedNDJSONWriter() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.writer.path), "build the autotrack product first (swift build)")
+        var random = SplitMix64(seed: 15)
+        let directory = temporaryDirectory("ndjson-crash")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("events.ndjson")
+        var tornSeen = 0
+        var acknowledgedTotal = 0
+        for trial in 0..<15 {
+            let process = Process()
+            process.executableURL = Self.writer
+            process.arguments = ["queue-writer", "--dir", directory.path, "--count", "1000000", "--ndjson", file.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.2, using: &random))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let acknowledged = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").compactMap { Int($0) }.count
+            acknowledgedTotal += acknowledged
+            let before = try Data(contentsOf: file)
+            if let last = before.last, last != 0x0A { tornSeen += 1 }
+            // The next writer's first batch repairs the file before appending.
+            var report = SanitizationReport()
+            let event = try PropertyRules.standard.makeEvent(
+                name: "after", properties: [:], time: Timestamp(millisecondsSince1970: 0), identity: .anonymous("a"),
+                id: EventID(truncatingBits: UInt64(trial)), report: &report)
+            #expect(LocalFileTransport(file: file).deliver([event]) == .accepted)
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.last == "", "the file ends with a complete line (trial \(trial))")
+            let decoder = EventJSONDecoder()
+            let undecodable = lines.dropLast().filter { (try? decoder.decodeEvent(from: Array($0.utf8))) == nil }
+            #expect(undecodable.isEmpty, "trial \(trial): \(undecodable.count) torn lines")
+            let batches = lines.dropLast().filter { $0.contains("\"batch\"") }.count
+            #expect(batches >= acknowledgedTotal * 50, "every acknowledged batch is in the file")
+        }
+        print("NDJSON kills: \(tornSeen) of 15 left a torn last line, repaired before the next append; \(acknowledgedTotal) batches acknowledged")
     }
 }

@@ -69,10 +69,12 @@ struct DurableQueueTests {
             try queue.append((0..<10).map(payload))
             try queue.remove(try queue.peek(3))
             try queue.remove(try queue.peek(2))
+            queue.close()
         }
         do {
             let reopened = try DurableQueue(directory: directory)
             #expect(try reopened.peek(10).map(\.payload) == (5..<10).map(payload), "the newest cursor holds")
+            reopened.close()
         }
         // Spoil the newest slot (the second write went to slot 0) as a torn write would.
         let cursor = directory.appendingPathComponent("cursor")
@@ -83,6 +85,7 @@ struct DurableQueueTests {
         let recovered = try DurableQueue(directory: directory)
         #expect(try recovered.peek(10).map(\.payload) == (3..<10).map(payload), "the older slot is used")
         try recovered.remove(try recovered.peek(1))
+        recovered.close()
         let again = try DurableQueue(directory: directory)
         #expect(try again.peek(10).map(\.payload) == (4..<10).map(payload), "later cursors win over both")
     }
@@ -109,7 +112,7 @@ struct DurableQueueTests {
         let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasPrefix("segment-") })
         let handle = try FileHandle(forWritingTo: directory.appendingPathComponent(segment))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Array([0xFF, 0, 0, 0, 1, 2, 3, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9].prefix(tornBytes)))
+        try handle.write(contentsOf: Array([0xA7, 0x51, 1, 0, 1, 2, 3, 4, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9].prefix(tornBytes)))
         try handle.close()
         let recovered = try DurableQueue(directory: directory)
         #expect(recovered.statistics.recoveredRecords == 10)
@@ -118,19 +121,21 @@ struct DurableQueueTests {
         #expect(try recovered.peek(20).map(\.payload) == (0...10).map(payload), "appends continue after the cut")
     }
 
-    @Test("a corrupted record (CRC mismatch) ends recovery there; earlier records are kept")
+    @Test("a corrupted record (CRC mismatch) is skipped and counted; every record before and after it is kept")
     func corruption() throws {
         let directory = temporaryDirectory("crc")
         defer { try? FileManager.default.removeItem(at: directory) }
         do { try DurableQueue(directory: directory).append((0..<5).map(payload)) }
         let url = directory.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasPrefix("segment-") }!)
         var bytes = try [UInt8](Data(contentsOf: url))
-        let thirdRecordStart = (0..<2).reduce(0) { offset, number in offset + 8 + payload(number).count }
-        bytes[thirdRecordStart + 10] ^= 0xFF
+        let thirdRecordStart = (0..<2).reduce(0) { offset, number in offset + 12 + payload(number).count }
+        bytes[thirdRecordStart + 14] ^= 0xFF
         try Data(bytes).write(to: url)
         let recovered = try DurableQueue(directory: directory)
-        #expect(recovered.statistics.recoveredRecords == 2)
-        #expect(try recovered.peek(10).map(\.payload) == [payload(0), payload(1)])
+        #expect(recovered.statistics.recoveredRecords == 4)
+        #expect(recovered.statistics.damagedRecords == 1)
+        #expect(recovered.statistics.skippedBytes == 12 + payload(2).count)
+        #expect(try recovered.peek(10).map(\.payload) == [payload(0), payload(1), payload(3), payload(4)])
     }
 
     @Test("past its bounds the queue drops the oldest records and counts them")
@@ -160,6 +165,7 @@ struct DurableQueueTests {
         let all = try queue.peek(10_000)
         #expect(all.count == 2000)
         #expect(Set(all.map(\.payload)) == Set((0..<8).flatMap { producer in (0..<250).map { payload(producer * 1000 + $0) } }))
+        queue.close()
         let reopened = try DurableQueue(directory: directory, limits: .init(segmentBytes: 16 << 10))
         #expect(reopened.statistics.recoveredRecords == 2000)
     }

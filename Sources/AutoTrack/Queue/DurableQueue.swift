@@ -8,88 +8,34 @@ import Darwin
 public import Foundation
 import Synchronization
 
-/// Why the durable queue could not do what was asked.
-public enum QueueError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A file operation failed: which, on which file, and the `errno` when the system
-    /// gave one.
-    case io(operation: QueueFileOperation, path: String, errno: Int32?)
-    /// A segment file holds fewer bytes than the records indexed in it (changed or
-    /// truncated behind the queue's back).
-    case segmentShorterThanIndexed(path: String, expectedBytes: Int, readBytes: Int)
-    /// A record is larger than the queue allows.
-    case recordTooLarge(bytes: Int, limit: Int)
-    /// The queue was closed; nothing more can be appended.
-    case closed
-
-    /// What went wrong.
-    public var description: String {
-        switch self {
-        case .io(let operation, let path, let code):
-            "queue I/O failed: \(operation.rawValue) \(path)" + (code.map { ": errno \($0) (\(String(cString: strerror($0))))" } ?? "")
-        case .segmentShorterThanIndexed(let path, let expected, let read):
-            "queue segment \(path) is shorter than its records: read \(read) of \(expected) bytes"
-        case .recordTooLarge(let bytes, let limit): "a record of \(bytes) bytes exceeds the \(limit)-byte limit"
-        case .closed: "the queue is closed"
-        }
-    }
-
-    /// The `errno` behind a Foundation file error, if it carries one.
-    static func errno(of error: any Error) -> Int32? {
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return Int32(nsError.code) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return Int32(underlying.code)
-        }
-        return nil
-    }
-}
-
-/// The file operations of a durable queue, as named in its errors.
-public enum QueueFileOperation: String, Hashable, Sendable {
-    /// Creating the queue's directory.
-    case createDirectory = "creating"
-    /// Opening a segment for appending.
-    case openSegment = "opening"
-    /// Opening the cursor file.
-    case openCursor = "opening the cursor"
-    /// Writing the cursor.
-    case writeCursor = "writing the cursor"
-    /// Appending records to a segment.
-    case append = "appending to"
-    /// `fsync` of a segment.
-    case sync = "syncing"
-    /// Reading records from a segment.
-    case read = "reading"
-}
-
-/// Counters a queue reports.
-public struct QueueStatistics: Hashable, Sendable {
-    /// Records waiting to be sent.
-    public var pendingRecords: Int
-    /// Their payload bytes.
-    public var pendingBytes: Int
-    /// Records dropped, oldest first, to stay within the limits.
-    public var droppedOldest: Int
-    /// Complete records recovered from disk when the queue was opened.
-    public var recoveredRecords: Int
-    /// Bytes of torn or corrupt tails cut off during recovery.
-    public var truncatedBytes: Int
-}
-
-/// A durable, bounded FIFO of byte records: append-only segment files, each record
-/// framed as `length (UInt32 LE) · CRC-32 (UInt32 LE) · payload`.
+/// A durable, bounded FIFO of byte records: append-only segment files of framed
+/// records (marker, type, length, seeded CRC-32, payload — see the format below).
 ///
 /// - **Durability.** A record acknowledged by ``append(_:sync:)`` is in the file
-///   (with `sync`, on the disk); a crash at any moment loses at most the record being
-///   written. Opening a queue scans every segment, keeps every complete record whose
-///   CRC matches, and truncates a torn tail.
+///   (with `sync`, on the disk); a crash at any moment loses at most the records being
+///   written, which were never acknowledged. Opening a queue scans every segment,
+///   keeps every intact record — past a damaged one, recovery resynchronises at the
+///   next intact frame — and cuts off the torn or zero-filled tail of the newest
+///   segment. No run of zeros or garbage parses as a record.
+/// - **Failures.** A failed write or `fsync` (a full disk, an I/O error, a short
+///   write) throws ``QueueError/io(operation:path:errno:)`` and leaves memory and disk
+///   as before the call: the index is unchanged and the partial bytes are cut off (at
+///   the latest before the next append). The queue goes on once space returns.
 /// - **Delivery.** Records leave only through ``remove(_:)``, after the transport has
 ///   confirmed them; the read position is persisted in place in one of two
 ///   checksummed cursor slots, written alternately (a torn write leaves the other slot
-///   valid), so a crash never resends less than was unconfirmed.
+///   valid), so a crash never resends less than was unconfirmed. A segment deleted,
+///   replaced or damaged while the queue is open never blocks delivery: its unreadable
+///   records are skipped and counted, the rest go out.
 /// - **Bounds.** Past ``Limits/maximumRecords`` or ``Limits/maximumBytes``, the oldest
 ///   records are dropped — counted in ``QueueStatistics/droppedOldest``, never silent.
+/// - **Ownership and privacy.** One queue owns its directory: an exclusive lock on
+///   `lock` inside it makes a second queue — in this process or another — fail with
+///   ``QueueError/locked(path:)``. Directories the queue creates are 0700, its files
+///   0600, whatever the umask.
 /// - **Threads.** Every method may be called from any thread; producers are serialised.
+///
+/// Every loss is counted in ``statistics``, by reason.
 public final class DurableQueue: Sendable {
     /// The queue's bounds.
     public struct Limits: Hashable, Sendable {
@@ -97,7 +43,8 @@ public final class DurableQueue: Sendable {
         public var maximumRecords: Int
         /// The most payload bytes kept.
         public var maximumBytes: Int
-        /// The size at which a segment file is closed and a new one started.
+        /// The size past which the next append starts a new segment file (an append
+        /// is written to one segment, so a segment may exceed it by one batch).
         public var segmentBytes: Int
         /// The largest single record.
         public var maximumRecordBytes: Int
@@ -123,7 +70,7 @@ public final class DurableQueue: Sendable {
         let segment: Int
         let offset: Int
         let size: Int // payload bytes
-        var end: Int { offset + DurableQueue.frameHeaderBytes + size }
+        var end: Int { offset + RecordFraming.headerBytes + size }
     }
 
     private struct State {
@@ -131,12 +78,14 @@ public final class DurableQueue: Sendable {
         var headIndex = 0                  // entries before this are consumed
         var pendingBytes = 0
         var writeSegment = 0
-        var writeHandle: FileHandle?
+        var writeDescriptor: Int32 = -1    // the segment being appended to; -1 when closed
         var writeOffset = 0
-        var statistics = QueueStatistics(pendingRecords: 0, pendingBytes: 0, droppedOldest: 0, recoveredRecords: 0, truncatedBytes: 0)
+        var pendingTruncation: Int?        // a failed write not yet cut off the write segment
+        var statistics = QueueStatistics()
         var cursorDescriptor: Int32 = -1   // the open cursor file, -1 until first written
         var cursorSequence: UInt64 = 0     // the sequence number of the newest cursor slot
         var oldestSegment = 1              // no segment file below this one remains
+        var lockDescriptor: Int32 = -1
     }
 
     /// The directory holding the segments.
@@ -144,126 +93,116 @@ public final class DurableQueue: Sendable {
     /// The bounds.
     public let limits: Limits
     private let state: Mutex<State>
+    private let files: any QueueWriteLayer
 
     /// Opens (or creates) the queue in `directory`, recovering what is on disk.
-    public init(directory: URL, limits: Limits = Limits()) throws(QueueError) {
+    /// - Throws: ``QueueError/locked(path:)`` when another queue owns the directory;
+    ///   ``QueueError/io(operation:path:errno:)`` when it cannot be created or opened.
+    public convenience init(directory: URL, limits: Limits = Limits()) throws(QueueError) {
+        try self.init(directory: directory, limits: limits, files: SystemQueueWriteLayer())
+    }
+
+    /// Opens the queue with another write layer (tests inject failures through it).
+    package init(directory: URL, limits: Limits = Limits(), files: any QueueWriteLayer) throws(QueueError) {
         self.directory = directory
         self.limits = limits
+        self.files = files
         state = Mutex(State())
         try recover()
     }
 
     // MARK: Files
 
-    /// `mkdir -p` with POSIX calls, so that a failure carries its `errno` (Foundation's
-    /// errors on Linux do not).
-    private static func createDirectory(_ path: String) throws(QueueError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o755) == 0 { continue }
-            let code = errno
-            var status = stat()
-            guard code == EEXIST, stat(prefix, &status) == 0 else {
-                throw .io(operation: .createDirectory, path: path, errno: code)
-            }
-            guard status.st_mode & S_IFMT == S_IFDIR else { throw .io(operation: .createDirectory, path: path, errno: ENOTDIR) }
-        }
+    private func segmentPath(_ number: Int) -> String {
+        directory.appendingPathComponent(String(format: "segment-%09d.atq", number)).path
     }
 
-    private func segmentURL(_ number: Int) -> URL {
-        directory.appendingPathComponent(String(format: "segment-%09d.log", number))
-    }
+    private var cursorPath: String { directory.appendingPathComponent("cursor").path }
+    private var lockPath: String { directory.appendingPathComponent("lock").path }
 
-    private var cursorURL: URL { directory.appendingPathComponent("cursor") }
-
-    private static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(truncatingIfNeeded: crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
-    }
-
-    /// Length and CRC-32, each 4 bytes little-endian, before every payload.
-    static let frameHeaderBytes = 8
-
-    private static func appendFrame(of payload: [UInt8], to buffer: inout [UInt8]) {
-        let length = UInt32(payload.count)
-        let checksum = payload.withUnsafeBytes { crc($0) }
-        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
-        buffer += payload
-    }
-
-    private static func readUInt32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
-    }
-
-    /// Reads every segment, keeps complete records, truncates torn tails, and drops
-    /// what the persisted cursor says was already sent.
+    /// Takes the lock, reads every segment, keeps intact records, cuts the newest
+    /// segment's tail, and drops what the persisted cursor says was already sent.
     private func recover() throws(QueueError) {
-        let fileManager = FileManager.default
-        try Self.createDirectory(directory.path)
-        let names = ((try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }
-        let numbers = names.compactMap { Int($0.dropFirst("segment-".count).dropLast(".log".count)) }.sorted()
+        if let code = PrivateFiles.createDirectory(directory.path) {
+            throw .io(operation: .createDirectory, path: directory.path, errno: code)
+        }
+        let lock: Int32
+        switch PrivateFiles.lock(lockPath) {
+        case .success(let descriptor): lock = descriptor
+        case .failure(.held): throw .locked(path: directory.path)
+        case .failure(.error(let code)): throw .io(operation: .lock, path: lockPath, errno: code)
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let numbers = names.filter { $0.hasPrefix("segment-") && $0.hasSuffix(".atq") }
+            .compactMap { Int($0.dropFirst("segment-".count).dropLast(".atq".count)) }.sorted()
         let cursor = readCursor()
         var recovered = State()
+        recovered.lockDescriptor = lock
+        recovered.writeSegment = numbers.last ?? 1
         for number in numbers {
+            let isNewest = number == numbers.last
             // Wholly sent: deleted below, so not worth reading (the newest segment is
             // read anyway, to find where writing resumes).
-            if let cursor, number < cursor.segment, number != numbers.last { continue }
-            let url = segmentURL(number)
-            guard let data = fileManager.contents(atPath: url.path) else { continue }
-            let bytes = [UInt8](data)
-            var offset = 0
-            while offset + Self.frameHeaderBytes <= bytes.count {
-                let length = Int(Self.readUInt32(bytes, offset))
-                let checksum = Self.readUInt32(bytes, offset + 4)
-                guard length <= limits.maximumRecordBytes, offset + Self.frameHeaderBytes + length <= bytes.count else { break }
-                let valid = bytes[(offset + Self.frameHeaderBytes)..<(offset + Self.frameHeaderBytes + length)].withUnsafeBytes { Self.crc($0) } == checksum
-                guard valid else { break }
-                let entry = Entry(segment: number, offset: offset, size: length)
-                if let cursor, (number, offset) < (cursor.segment, cursor.offset) {
-                    // Already confirmed sent.
-                } else {
-                    recovered.entries.append(entry)
-                    recovered.pendingBytes += length
-                }
-                offset = entry.end
+            if let cursor, number < cursor.segment, !isNewest { continue }
+            guard let bytes = PrivateFiles.read(segmentPath(number)) else {
+                recovered.statistics.missingSegments += 1
+                continue
             }
-            if offset < bytes.count {
-                recovered.statistics.truncatedBytes += bytes.count - offset
-                if let handle = try? FileHandle(forWritingTo: url) {
-                    try? handle.truncate(atOffset: UInt64(offset))
-                    try? handle.close()
-                }
+            let scan = bytes.withUnsafeBytes { RecordFraming.scan($0, maximumLength: limits.maximumRecordBytes) }
+            recovered.statistics.damagedRecords += scan.damagedRecords
+            recovered.statistics.skippedBytes += scan.skippedBytes
+            for record in scan.records {
+                if let cursor, (number, record.offset) < (cursor.segment, cursor.offset) { continue } // already sent
+                recovered.entries.append(Entry(segment: number, offset: record.offset, size: record.length))
+                recovered.pendingBytes += record.length
             }
-            recovered.writeSegment = number
-            recovered.writeOffset = offset
+            let tail = bytes.count - scan.end
+            if isNewest {
+                // A torn record or the zeros a power cut leaves: never acknowledged.
+                recovered.statistics.truncatedBytes += tail
+                recovered.writeOffset = scan.end
+                if tail > 0 { recovered.pendingTruncation = scan.end }
+            } else if tail > 0 {
+                recovered.statistics.damagedRecords += 1
+                recovered.statistics.skippedBytes += tail
+            }
         }
         recovered.statistics.recoveredRecords = recovered.entries.count
         // Segments wholly before the cursor are gone for good.
         if let cursor {
-            for number in numbers where number < cursor.segment { try? fileManager.removeItem(at: segmentURL(number)) }
+            for number in numbers where number < cursor.segment { unlink(segmentPath(number)) }
         }
-        if numbers.isEmpty { recovered.writeSegment = 1 }
         recovered.oldestSegment = numbers.first { number in cursor.map { number >= $0.segment } ?? true } ?? recovered.writeSegment
         recovered.cursorSequence = cursor?.sequence ?? 0
         let snapshot = recovered
         state.withLock { $0 = snapshot }
-        try state.withLock { (state: inout State) throws(QueueError) in try openWriteSegment(&state) }
+        try state.withLock { (state: inout State) throws(QueueError) in
+            try openWriteSegment(&state)
+            try cutPendingTruncation(&state)
+        }
     }
 
     private func openWriteSegment(_ state: inout State) throws(QueueError) {
-        let url = segmentURL(state.writeSegment)
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let path = segmentPath(state.writeSegment)
+        let descriptor = PrivateFiles.open(path, O_WRONLY | O_APPEND)
+        guard descriptor >= 0 else { throw .io(operation: .openSegment, path: path, errno: errno) }
+        state.writeDescriptor = descriptor
+        let end = Int(lseek(descriptor, 0, SEEK_END))
+        if end > state.writeOffset, state.pendingTruncation == nil {
+            state.pendingTruncation = state.writeOffset  // bytes past the last intact record
+        } else if end >= 0, end < state.writeOffset {
+            state.writeOffset = end                      // the file shrank behind the queue's back
         }
-        do {
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.seekToEnd()
-            state.writeHandle = handle
-            state.writeOffset = Int(try handle.offset())
-        } catch {
-            throw .io(operation: .openSegment, path: url.path, errno: QueueError.errno(of: error))
-        }
+    }
+
+    /// Cuts bytes of a failed write (or a torn tail) off the write segment, before
+    /// anything else is appended after them.
+    private func cutPendingTruncation(_ state: inout State) throws(QueueError) {
+        guard let length = state.pendingTruncation else { return }
+        let code = files.truncate(state.writeDescriptor, to: length)
+        guard code == 0 else { throw .io(operation: .truncate, path: segmentPath(state.writeSegment), errno: code) }
+        state.pendingTruncation = nil
+        state.writeOffset = length
     }
 
     // The cursor — where the oldest unsent record starts — lives in two 32-byte slots
@@ -275,19 +214,25 @@ public final class DurableQueue: Sendable {
     private static let cursorSlotBytes = 32
     private static let cursorMagic: [UInt8] = Array("ATQC".utf8)
 
+    private static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(truncatingIfNeeded: crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
+    }
+
     private func readCursor() -> (segment: Int, offset: Int, sequence: UInt64)? {
-        guard let data = FileManager.default.contents(atPath: cursorURL.path) else { return nil }
-        let bytes = [UInt8](data)
+        guard let bytes = PrivateFiles.read(cursorPath) else { return nil }
         var newest: (segment: Int, offset: Int, sequence: UInt64)?
         for slot in 0..<2 {
             let start = slot * Self.cursorSlotBytes
             guard bytes.count >= start + Self.cursorSlotBytes else { break }
             let record = Array(bytes[start..<(start + Self.cursorSlotBytes)])
-            guard Array(record[0..<4]) == Self.cursorMagic,
-                  record[0..<28].withUnsafeBytes({ Self.crc($0) }) == Self.readUInt32(record, 28) else { continue }
-            let sequence = Self.readUInt64(record, 4)
-            let segment = Self.readUInt64(record, 12)
-            let offset = Self.readUInt64(record, 20)
+            let valid = record.withUnsafeBytes { raw in
+                Array(record[0..<4]) == Self.cursorMagic
+                    && Self.crc(UnsafeRawBufferPointer(rebasing: raw[0..<28])) == RecordFraming.readUInt32(raw, 28)
+            }
+            guard valid else { continue }
+            let (sequence, segment, offset) = record.withUnsafeBytes { raw in
+                (Self.readUInt64(raw, 4), Self.readUInt64(raw, 12), Self.readUInt64(raw, 20))
+            }
             guard segment <= UInt64(Int.max), offset <= UInt64(Int.max) else { continue }
             if newest.map({ sequence > $0.sequence }) ?? true {
                 newest = (Int(segment), Int(offset), sequence)
@@ -296,8 +241,8 @@ public final class DurableQueue: Sendable {
         return newest
     }
 
-    private static func readUInt64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
-        UInt64(readUInt32(bytes, offset)) | UInt64(readUInt32(bytes, offset + 4)) << 32
+    private static func readUInt64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+        UInt64(RecordFraming.readUInt32(bytes, offset)) | UInt64(RecordFraming.readUInt32(bytes, offset + 4)) << 32
     }
 
     private func writeCursor(_ state: inout State) throws(QueueError) {
@@ -305,8 +250,8 @@ public final class DurableQueue: Sendable {
             ? (state.entries[state.headIndex].segment, state.entries[state.headIndex].offset)
             : (state.writeSegment, state.writeOffset)
         if state.cursorDescriptor < 0 {
-            state.cursorDescriptor = open(cursorURL.path, O_RDWR | O_CREAT, 0o644)
-            guard state.cursorDescriptor >= 0 else { throw .io(operation: .openCursor, path: cursorURL.path, errno: errno) }
+            state.cursorDescriptor = PrivateFiles.open(cursorPath, O_RDWR)
+            guard state.cursorDescriptor >= 0 else { throw .io(operation: .openCursor, path: cursorPath, errno: errno) }
         }
         let sequence = state.cursorSequence &+ 1
         var record = Self.cursorMagic
@@ -318,7 +263,7 @@ public final class DurableQueue: Sendable {
         let slotOffset = off_t(Int(sequence % 2) * Self.cursorSlotBytes)
         let written = record.withUnsafeBytes { pwrite(state.cursorDescriptor, $0.baseAddress, $0.count, slotOffset) }
         guard written == Self.cursorSlotBytes else {
-            throw .io(operation: .writeCursor, path: cursorURL.path, errno: written < 0 ? errno : nil)
+            throw .io(operation: .writeCursor, path: cursorPath, errno: written < 0 ? errno : nil)
         }
         state.cursorSequence = sequence
     }
@@ -327,51 +272,87 @@ public final class DurableQueue: Sendable {
 
     /// Appends records and returns when they are in the file — with `sync`, after
     /// `fsync`. All records are checked first: if one is too large nothing is written.
-    /// The records bound for one segment go out in a single write. Drops the oldest
-    /// records if the limits are exceeded.
+    /// The records go out in a single write to one segment (a new one is started first
+    /// when the current one is full). Drops the oldest records if the limits are
+    /// exceeded.
+    ///
+    /// On a failed write or `fsync` nothing of the call is kept — not in the index, not
+    /// in the file — and the error is thrown; later appends work once the cause is gone.
     public func append(_ payloads: [[UInt8]], sync: Bool = false) throws(QueueError) {
         if let oversized = payloads.first(where: { $0.count > limits.maximumRecordBytes }) {
             throw .recordTooLarge(bytes: oversized.count, limit: limits.maximumRecordBytes)
         }
+        guard !payloads.isEmpty else { return }
         try state.withLock { (state: inout State) throws(QueueError) in
-            guard state.writeHandle != nil else { throw .closed }
-            var pendingWrite: [UInt8] = []
-            for payload in payloads {
-                if state.writeOffset >= limits.segmentBytes {
-                    try write(&pendingWrite, state: state)
-                    // A segment is complete before the next one starts, synced if asked.
-                    if sync { try synchronize(state) }
-                    try? state.writeHandle?.close()
-                    state.writeSegment += 1
-                    try openWriteSegment(&state)
-                }
-                Self.appendFrame(of: payload, to: &pendingWrite)
-                state.entries.append(Entry(segment: state.writeSegment, offset: state.writeOffset, size: payload.count))
-                state.writeOffset += payload.count + Self.frameHeaderBytes
-                state.pendingBytes += payload.count
+            guard state.writeDescriptor >= 0 else { throw .closed }
+            do throws(QueueError) {
+                try cutPendingTruncation(&state)
+                if state.writeOffset >= limits.segmentBytes { try startNextSegment(&state, sync: sync) }
+            } catch {
+                state.statistics.writeFailures += 1
+                throw error
             }
-            try write(&pendingWrite, state: state)
-            if sync { try synchronize(state) }
+            let start = state.writeOffset
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(payloads.reduce(0) { $0 + $1.count + RecordFraming.headerBytes })
+            var added: [Entry] = []
+            added.reserveCapacity(payloads.count)
+            for payload in payloads {
+                added.append(Entry(segment: state.writeSegment, offset: start + bytes.count, size: payload.count))
+                RecordFraming.append(payload, to: &bytes)
+            }
+            if let failure = writeAll(bytes, state: state, sync: sync) {
+                // Nothing of this call is kept: cut the partial bytes off now, or before
+                // the next append if even that fails.
+                state.pendingTruncation = start
+                try? cutPendingTruncation(&state)
+                state.statistics.writeFailures += 1
+                throw failure
+            }
+            state.writeOffset = start + bytes.count
+            state.entries += added
+            state.pendingBytes += added.reduce(0) { $0 + $1.size }
             try enforceLimits(&state)
         }
     }
 
-    private func write(_ bytes: inout [UInt8], state: State) throws(QueueError) {
-        guard !bytes.isEmpty else { return }
-        do {
-            try state.writeHandle?.write(contentsOf: bytes)
-        } catch {
-            throw .io(operation: .append, path: segmentURL(state.writeSegment).path, errno: QueueError.errno(of: error))
+    /// Writes `bytes` at the end of the write segment (retrying short writes), then
+    /// syncs when asked; the error, or `nil`.
+    private func writeAll(_ bytes: [UInt8], state: State, sync: Bool) -> QueueError? {
+        let path = segmentPath(state.writeSegment)
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { files.write(state.writeDescriptor, UnsafeRawBufferPointer(rebasing: $0[done...])) }
+            if written < 0 {
+                if -written == Int(EINTR) { continue }
+                return .io(operation: .append, path: path, errno: Int32(-written))
+            }
+            if written == 0 { return .io(operation: .append, path: path, errno: nil) }
+            done += written
         }
-        bytes.removeAll(keepingCapacity: true)
+        if sync {
+            let code = files.fsync(state.writeDescriptor)
+            if code != 0 { return .io(operation: .sync, path: path, errno: code) }
+        }
+        return nil
     }
 
-    private func synchronize(_ state: State) throws(QueueError) {
-        do {
-            try state.writeHandle?.synchronize()
-        } catch {
-            throw .io(operation: .sync, path: segmentURL(state.writeSegment).path, errno: QueueError.errno(of: error))
+    private func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
+        // A segment is complete before the next one starts, synced if asked.
+        if sync {
+            let code = files.fsync(state.writeDescriptor)
+            if code != 0 { throw .io(operation: .sync, path: segmentPath(state.writeSegment), errno: code) }
         }
+        // Open the next one before letting go of this one: a failure leaves the queue
+        // appending where it was.
+        let next = segmentPath(state.writeSegment + 1)
+        // (A stray file of that name holds nothing indexed: it is emptied.)
+        let descriptor = PrivateFiles.open(next, O_WRONLY | O_APPEND | O_TRUNC)
+        guard descriptor >= 0 else { throw .io(operation: .openSegment, path: next, errno: errno) }
+        PrivateFiles.closeDescriptor(state.writeDescriptor)
+        state.writeDescriptor = descriptor
+        state.writeSegment += 1
+        state.writeOffset = 0
     }
 
     private func enforceLimits(_ state: inout State) throws(QueueError) {
@@ -388,40 +369,57 @@ public final class DurableQueue: Sendable {
     }
 
     /// Up to `count` of the oldest pending records, left in the queue.
+    ///
+    /// Every record is checked as it is read; one that no longer reads back intact —
+    /// its segment deleted, replaced or damaged while the queue was open — is dropped
+    /// from the queue and counted (``QueueStatistics/unreadableRecords``), so the rest
+    /// still go out.
     public func peek(_ count: Int) throws(QueueError) -> [Record] {
-        try state.withLock { (state: inout State) throws(QueueError) -> [Record] in
-            let available = state.entries[state.headIndex...].prefix(count)
-            guard !available.isEmpty else { return [] }
-            var records: [Record] = []
-            records.reserveCapacity(available.count)
-            // Records of one segment lie back to back: read each segment's run at once.
-            var runStart = available.startIndex
-            while runStart < available.endIndex {
-                let segment = available[runStart].segment
-                var runEnd = runStart
-                while runEnd < available.endIndex && available[runEnd].segment == segment { runEnd += 1 }
-                let run = available[runStart..<runEnd]
-                let first = run.first!.offset
-                let bytes: [UInt8]
-                do {
-                    let handle = try FileHandle(forReadingFrom: segmentURL(segment))
-                    defer { try? handle.close() }
-                    try handle.seek(toOffset: UInt64(first))
-                    bytes = [UInt8](try handle.read(upToCount: run.last!.end - first) ?? Data())
-                } catch {
-                    throw .io(operation: .read, path: segmentURL(segment).path, errno: QueueError.errno(of: error))
+        state.withLock { state -> [Record] in
+            while true {
+                let (records, unreadable) = readRecords(state.entries[state.headIndex...].prefix(count))
+                if unreadable.isEmpty { return records }
+                // Drop what no longer reads back, then read again: later records fill up.
+                let lost = Set(unreadable)
+                state.statistics.unreadableRecords += lost.count
+                var kept = Array(state.entries[..<state.headIndex])
+                kept.reserveCapacity(state.entries.count - lost.count)
+                for index in state.headIndex..<state.entries.count {
+                    if lost.contains(index) { state.pendingBytes -= state.entries[index].size } else { kept.append(state.entries[index]) }
                 }
-                guard bytes.count == run.last!.end - first else {
-                    throw .segmentShorterThanIndexed(path: segmentURL(segment).path, expectedBytes: run.last!.end - first, readBytes: bytes.count)
-                }
-                for entry in run {
-                    let payloadStart = entry.offset - first + Self.frameHeaderBytes
-                    records.append(Record(payload: Array(bytes[payloadStart..<(payloadStart + entry.size)]), segment: segment, endOffset: entry.end))
-                }
-                runStart = runEnd
+                state.entries = kept
             }
-            return records
         }
+    }
+
+    /// Reads `entries` (a run of the index), a segment run at a time: the intact
+    /// records, and the indices of those that did not read back intact.
+    private func readRecords(_ entries: ArraySlice<Entry>) -> ([Record], [Int]) {
+        var records: [Record] = []
+        var unreadable: [Int] = []
+        var runStart = entries.startIndex
+        while runStart < entries.endIndex {
+            let segment = entries[runStart].segment
+            var runEnd = runStart
+            while runEnd < entries.endIndex && entries[runEnd].segment == segment { runEnd += 1 }
+            let run = entries[runStart..<runEnd]
+            let first = run.first!.offset
+            let bytes = PrivateFiles.read(segmentPath(segment), offset: first, count: run.last!.end - first) ?? []
+            bytes.withUnsafeBytes { raw in
+                for index in run.indices {
+                    let entry = entries[index]
+                    let start = entry.offset - first
+                    if RecordFraming.frame(in: raw, at: start, maximumLength: limits.maximumRecordBytes) == entry.size {
+                        let payloadStart = start + RecordFraming.headerBytes
+                        records.append(Record(payload: Array(raw[payloadStart..<(payloadStart + entry.size)]), segment: segment, endOffset: entry.end))
+                    } else {
+                        unreadable.append(index)
+                    }
+                }
+            }
+            runStart = runEnd
+        }
+        return (records, unreadable)
     }
 
     /// Removes `records` — which must be the oldest pending ones, as handed out by
@@ -444,7 +442,7 @@ public final class DurableQueue: Sendable {
         try writeCursor(&state)
         let headSegment = state.headIndex < state.entries.count ? state.entries[state.headIndex].segment : state.writeSegment
         while state.oldestSegment < headSegment {
-            try? FileManager.default.removeItem(at: segmentURL(state.oldestSegment))
+            unlink(segmentPath(state.oldestSegment))
             state.oldestSegment += 1
         }
         if state.headIndex > 4096 || state.headIndex == state.entries.count {
@@ -463,19 +461,16 @@ public final class DurableQueue: Sendable {
         }
     }
 
-    /// Closes the segment being written; later appends throw ``QueueError/closed``.
+    /// Closes the segment being written and releases the store's lock; later appends
+    /// throw ``QueueError/closed``.
     public func close() {
         state.withLock { state in
-            try? state.writeHandle?.close()
-            state.writeHandle = nil
-            if state.cursorDescriptor >= 0 {
-                #if canImport(Glibc)
-                _ = Glibc.close(state.cursorDescriptor)
-                #elseif canImport(Darwin)
-                _ = Darwin.close(state.cursorDescriptor)
-                #endif
-                state.cursorDescriptor = -1
+            for descriptor in [state.writeDescriptor, state.cursorDescriptor, state.lockDescriptor] where descriptor >= 0 {
+                PrivateFiles.closeDescriptor(descriptor)
             }
+            state.writeDescriptor = -1
+            state.cursorDescriptor = -1
+            state.lockDescriptor = -1
         }
     }
 

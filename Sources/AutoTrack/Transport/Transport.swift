@@ -8,6 +8,11 @@ public import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a transport made of one batch.
 public enum DeliveryResult: Hashable, Sendable {
@@ -29,6 +34,11 @@ public protocol Transport: Sendable {
 
 /// The embedded default: appends every batch as NDJSON to a local file and syncs it.
 /// Needs no server.
+///
+/// Readers never meet a torn line: before each append, a last line left incomplete —
+/// by a writer killed mid-batch, or a failed write — is cut back to the last complete
+/// line (that batch was never acknowledged, so it is sent again), and a failed write
+/// is cut off at once. The file is created private (0600).
 public struct LocalFileTransport: Transport {
     /// The NDJSON file.
     public let file: URL
@@ -43,19 +53,49 @@ public struct LocalFileTransport: Transport {
     /// Appends the batch.
     public func deliver(_ events: [Event]) -> DeliveryResult {
         let bytes = encoder.encodeNDJSON(events)
-        do {
-            if !FileManager.default.fileExists(atPath: file.path) {
-                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-            }
-            let handle = try FileHandle(forWritingTo: file)
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: bytes)
-            try handle.synchronize()
-            return .accepted
-        } catch {
-            return .retryLater(reason: "writing \(file.lastPathComponent): \(error)")
+        let descriptor = PrivateFiles.open(file.path, O_RDWR | O_APPEND)
+        guard descriptor >= 0 else { return .retryLater(reason: "opening \(file.lastPathComponent): errno \(errno)") }
+        defer { PrivateFiles.closeDescriptor(descriptor) }
+        guard let start = Self.cutTornLine(descriptor) else {
+            return .retryLater(reason: "repairing the last line of \(file.lastPathComponent): errno \(errno)")
         }
+        let layer = SystemQueueWriteLayer()
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { layer.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[done...])) }
+            if written == -Int(EINTR) { continue }
+            guard written > 0 else {
+                _ = layer.truncate(descriptor, to: start)
+                return .retryLater(reason: "writing \(file.lastPathComponent): errno \(-written)")
+            }
+            done += written
+        }
+        let code = layer.fsync(descriptor)
+        guard code == 0 else {
+            _ = layer.truncate(descriptor, to: start)
+            return .retryLater(reason: "syncing \(file.lastPathComponent): errno \(code)")
+        }
+        return .accepted
+    }
+
+    /// Cuts an incomplete last line off the file; its size afterwards, or `nil`.
+    static func cutTornLine(_ descriptor: Int32) -> Int? {
+        let size = Int(lseek(descriptor, 0, SEEK_END))
+        guard size > 0 else { return size < 0 ? nil : 0 }
+        var end = size
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while end > 0 {
+            let start = max(0, end - chunk.count)
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, end - start, off_t(start)) }
+            guard count == end - start else { return nil }
+            if let newline = chunk[0..<count].lastIndex(of: 0x0A) {
+                let complete = start + newline + 1
+                if complete == size { return size }
+                return ftruncate(descriptor, off_t(complete)) == 0 ? complete : nil
+            }
+            end = start
+        }
+        return ftruncate(descriptor, 0) == 0 ? 0 : nil
     }
 }
 

@@ -145,11 +145,11 @@ enum CommandLineInvocation {
     }
 
     private static func parseQueueWriter(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {
-        let values = try options(arguments, command: "queue-writer", known: ["--dir", "--count"], flags: ["--sync"])
+        let values = try options(arguments, command: "queue-writer", known: ["--dir", "--count", "--ndjson"], flags: ["--sync"])
         guard let directory = values["--dir"], let count = Int(values["--count"] ?? "") else {
             throw UsageError(message: "'queue-writer' needs --dir DIR and --count N")
         }
-        return .queueWriter(QueueWriterCommand(directory: directory, count: count, sync: values["--sync"] != nil))
+        return .queueWriter(QueueWriterCommand(directory: directory, count: count, sync: values["--sync"] != nil, ndjsonFile: values["--ndjson"]))
     }
 
     private static func parseConformance(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {

@@ -62,7 +62,8 @@ struct DemoCommand {
 
 /// `autotrack queue-writer --dir D --count N`: appends numbered records to a durable
 /// queue, printing each number once its append returned — the child process of the
-/// crash-safety test, which kills it at random moments.
+/// crash-safety test, which kills it at random moments. With `--ndjson FILE` it
+/// delivers numbered batches of 50 events to the NDJSON file transport instead.
 struct QueueWriterCommand {
     /// Unbounded for the test: no record may be dropped.
     static let limits = DurableQueue.Limits(maximumRecords: 1 << 40, maximumBytes: 1 << 50, segmentBytes: 64 << 10)
@@ -70,13 +71,33 @@ struct QueueWriterCommand {
     let directory: String
     let count: Int
     let sync: Bool
+    var ndjsonFile: String?
 
     func run() throws -> Int32 {
+        if let ndjsonFile { return try writeNDJSON(to: ndjsonFile) }
         let queue = try DurableQueue(directory: URL(fileURLWithPath: directory), limits: Self.limits)
         for number in 0..<count {
             let payload = Array("record \(number) ".utf8) + [UInt8](repeating: UInt8(number % 251), count: 100 + number % 400)
             try queue.append([payload], sync: sync)
             FileHandle.standardOutput.write(Data("\(number)\n".utf8))
+        }
+        return 0
+    }
+
+    private func writeNDJSON(to path: String) throws -> Int32 {
+        let transport = LocalFileTransport(file: URL(fileURLWithPath: path))
+        let ids = SequentialEventIDGenerator()
+        var report = SanitizationReport()
+        for batch in 0..<count {
+            let events = try (0..<50).map { index in
+                try PropertyRules.standard.makeEvent(
+                    name: "batch", properties: ["batch": .integer(Int64(batch)), "index": .integer(Int64(index)),
+                                                "filler": .string(String(repeating: "x", count: 200 + index * 7))],
+                    time: Timestamp(millisecondsSince1970: 1_700_000_000_000), identity: .anonymous("writer"), id: ids.next(),
+                    report: &report)
+            }
+            guard transport.deliver(events) == .accepted else { return 1 }
+            FileHandle.standardOutput.write(Data("\(batch)\n".utf8))
         }
         return 0
     }
