@@ -32,11 +32,21 @@ struct EventIdentityTests {
         #expect(ids.map(\.rawValue).max() == 8000)
     }
 
-    @Test("event ids are non-negative 63-bit values")
+    @Test("generated event ids are JSON-safe: 0 ... 2^53 - 1, exact as doubles")
     func idRange() {
         #expect(EventID(rawValue: -1) == nil)
-        #expect(EventID(truncatingBits: UInt64.max).rawValue == Int64.max)
-        #expect(SystemRandomEventIDGenerator().next().rawValue >= 0)
+        #expect(EventID(truncatingBits: UInt64.max).rawValue == (1 << 53) - 1)
+        let generators: [any EventIDGenerator] = [SystemRandomEventIDGenerator(), SeededEventIDGenerator(seed: 7)]
+        for generator in generators {
+            for _ in 0..<10_000 {
+                let id = generator.next().rawValue
+                #expect(id >= 0 && id <= EventID.maximumGenerated)
+                #expect(Int64(exactly: Double(id)) == id, "a double holds \(id) exactly")
+            }
+        }
+        let sequential = SequentialEventIDGenerator(start: EventID.maximumGenerated)
+        #expect(sequential.next().rawValue == EventID.maximumGenerated)
+        #expect(sequential.next().rawValue == 0, "wraps within the safe range")
     }
 
     @Test("a manual clock moves only when told")

@@ -128,7 +128,7 @@ struct MalformedInputTests {
         let nested = Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)
         #expect(throws: JSONSyntaxError(.nestingTooDeep(limit: 64), at: 64)) { try JSONParser().parse(nested) }
         _ = try JSONParser(maximumDepth: 100).parse(nested)
-        #expect(JSONParser(maximumDepth: 1_000_000).maximumDepth == 1000)
+        #expect(JSONParser(maximumDepth: 1_000_000).maximumDepth == JSONParser.deepestAllowed)
         #expect(JSONParser(maximumDepth: 0).maximumDepth == 1)
     }
 

@@ -23,13 +23,16 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var rejected = 0
     /// Flushes that left events queued after a temporary failure.
     public var deferredFlushes = 0
+    /// Events dropped because ``TrackerConfiguration/maximumPendingEvents`` were
+    /// already waiting for the worker (counted, never silent).
+    public var droppedWhileBusy = 0
     /// Queue reads or removals during a flush that failed (the events stay queued and
     /// are sent again by a later flush); counted, never swallowed.
     public var flushFailures = 0
     /// Repairs made to SDK-generated values.
     public var sanitized = SanitizationReport()
     /// Queue counters.
-    public var queue = QueueStatistics(pendingRecords: 0, pendingBytes: 0, droppedOldest: 0, recoveredRecords: 0, truncatedBytes: 0)
+    public var queue = QueueStatistics()
     /// Interception counters (fail-open swallowing, filters, dedupe).
     public var interception = InterceptionDiagnostics()
 }
@@ -69,6 +72,11 @@ public final class Tracker: Sendable {
         var lastScreenReference: String?
         var sessionStart: Timestamp?
         var isShutDown = false
+        /// After a deferred flush, automatic flushes wait until then (doubling pauses,
+        /// 1 s to 1 min), so a collector that is down does not keep the worker from
+        /// storing; an explicit ``Tracker/flush()`` always tries.
+        var automaticFlushPausedUntil: ContinuousClock.Instant?
+        var automaticFlushPause: Duration = .seconds(1)
         /// Events handed over and not yet stored, oldest first.
         var submissions: [Submission] = []
         /// Whether the worker has a drain of `submissions` queued.
@@ -93,14 +101,17 @@ public final class Tracker: Sendable {
         startTimer()
     }
 
+    /// The stored anonymous id, or a new one stored privately (0600 in a 0700
+    /// directory). A store that cannot be written gives an id for this run only.
     private static func loadAnonymousID(in directory: URL) -> String {
         let file = directory.appendingPathComponent("anonymous_id")
-        if let stored = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !stored.isEmpty {
-            return stored
+        if let bytes = PrivateFiles.read(file.path) {
+            let stored = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !stored.isEmpty { return stored }
         }
         let created = UUID().uuidString
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? Data(created.utf8).write(to: file)
+        _ = PrivateFiles.createDirectory(directory.path)
+        _ = PrivateFiles.write(Array(created.utf8), to: file.path)
         return created
     }
 
@@ -109,7 +120,7 @@ public final class Tracker: Sendable {
         let source = DispatchSource.makeTimerSource(queue: worker)
         let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(max(nanoseconds, 1_000_000)))
-        source.setEventHandler { [weak self] in _ = self?.flushOnWorker() }
+        source.setEventHandler { [weak self] in self?.automaticFlush() }
         source.resume()
         let box = TimerBox(source)
         timer.withLock { $0 = box }
@@ -211,6 +222,10 @@ public final class Tracker: Sendable {
     /// per batch — in the order they were submitted.
     private func submit(_ submission: Submission) {
         let needsDrain = state.withLock { state -> Bool in
+            guard state.submissions.count < configuration.maximumPendingEvents else {
+                state.diagnostics.droppedWhileBusy += 1
+                return false
+            }
             state.submissions.append(submission)
             defer { state.drainScheduled = true }
             return !state.drainScheduled
@@ -250,7 +265,7 @@ public final class Tracker: Sendable {
             $0.diagnostics.storeFailures += storeFailures
             $0.diagnostics.sanitized.add(repairs)
         }
-        if queue.statistics.pendingRecords >= configuration.flushPolicy.batchSize { _ = flushOnWorker() }
+        if queue.statistics.pendingRecords >= configuration.flushPolicy.batchSize { automaticFlush() }
     }
 
     /// Turns a submission into its event. Worker thread only (screen views update the
@@ -312,6 +327,23 @@ public final class Tracker: Sendable {
     @discardableResult
     public func flush() -> FlushReport {
         worker.sync { flushOnWorker() }
+    }
+
+    /// A flush the tracker starts by itself (a full batch, the interval), unless a
+    /// recent one was deferred: then it waits, and the worker goes on storing.
+    private func automaticFlush() {
+        let paused = state.withLock { state in state.automaticFlushPausedUntil.map { ContinuousClock.now < $0 } ?? false }
+        guard !paused else { return }
+        let report = flushOnWorker()
+        state.withLock { state in
+            if report.deferred {
+                state.automaticFlushPausedUntil = ContinuousClock.now + state.automaticFlushPause
+                state.automaticFlushPause = min(state.automaticFlushPause * 2, .seconds(60))
+            } else {
+                state.automaticFlushPausedUntil = nil
+                state.automaticFlushPause = .seconds(1)
+            }
+        }
     }
 
     private func flushOnWorker() -> FlushReport {

@@ -66,6 +66,12 @@ public struct TrackerConfiguration: Sendable {
     /// Called on the worker thread with every event as it is queued (for logging and
     /// the demo).
     public var eventObserver: (@Sendable (Event) -> Void)?
+    /// The most events handed over and not yet stored. While the worker is busy (a
+    /// slow disk, a collector that is down and retried) events wait in memory up to
+    /// this bound; past it, `track` and automatic capture drop the newest event,
+    /// counted in ``TrackerDiagnostics/droppedWhileBusy`` — memory stays bounded and
+    /// the caller's thread is never blocked.
+    public var maximumPendingEvents: Int
 
     /// Creates a configuration storing under `storeDirectory` and, by default, sending to
     /// `events.ndjson` there.
@@ -83,7 +89,8 @@ public struct TrackerConfiguration: Sendable {
         eventIDs: any EventIDGenerator = SystemRandomEventIDGenerator(),
         rules: PropertyRules = .standard,
         dateOffsetSeconds: Int = 0,
-        eventObserver: (@Sendable (Event) -> Void)? = nil
+        eventObserver: (@Sendable (Event) -> Void)? = nil,
+        maximumPendingEvents: Int = 10_000
     ) {
         self.storeDirectory = storeDirectory
         self.device = device
@@ -99,5 +106,6 @@ public struct TrackerConfiguration: Sendable {
         self.rules = rules
         self.dateOffsetSeconds = dateOffsetSeconds
         self.eventObserver = eventObserver
+        self.maximumPendingEvents = max(1, maximumPendingEvents)
     }
 }

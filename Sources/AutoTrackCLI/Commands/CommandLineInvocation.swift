@@ -18,6 +18,7 @@ enum CommandLineInvocation {
     case demo(DemoCommand)
     case collector(CollectorCommand)
     case queueWriter(QueueWriterCommand)
+    case trackStress(TrackStressCommand)
 
     /// The subcommands, for `help`.
     static let usage = """
@@ -78,6 +79,12 @@ enum CommandLineInvocation {
             self = .collector(CollectorCommand(port: port, duration: seconds))
         case "queue-writer":
             self = try Self.parseQueueWriter(rest)
+        case "track-stress":
+            let values = try Self.options(rest, command: "track-stress", known: ["--dir", "--count"])
+            guard let directory = values["--dir"], let count = Int(values["--count"] ?? "") else {
+                throw UsageError(message: "'track-stress' needs --dir DIR and --count N")
+            }
+            self = .trackStress(TrackStressCommand(directory: directory, count: count))
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
@@ -217,6 +224,8 @@ enum CommandLineInvocation {
         case .collector(let command):
             return try command.run()
         case .queueWriter(let command):
+            return try command.run()
+        case .trackStress(let command):
             return try command.run()
         case .bench(let group, let jsonOutput):
             let report = group.run()

@@ -102,3 +102,32 @@ struct QueueWriterCommand {
         return 0
     }
 }
+
+/// `autotrack track-stress --dir D --count N`: `track` called N times while the
+/// collector is down (a closed loopback port), then the peak resident memory and the
+/// tracker's counts — the child process of the memory-bound test.
+struct TrackStressCommand {
+    let directory: String
+    let count: Int
+
+    func run() throws -> Int32 {
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: URL(fileURLWithPath: directory),
+            transport: .http(endpoint: URL(string: "http://127.0.0.1:9/down")!, wireFormat: .jsonBatch, timeout: 1),
+            flushPolicy: FlushPolicy(batchSize: 50, interval: nil)))
+        for number in 0..<count {
+            try tracker.track("stress", properties: ["n": PropertyValue.integer(Int64(number)), "note": "a property of moderate length"])
+        }
+        tracker.waitUntilQueued()
+        let peakKilobytes = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
+            .split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? -1
+        let diagnostics = tracker.diagnostics
+        print("peak_rss_kb \(peakKilobytes)")
+        print("queued \(diagnostics.queued)")
+        print("dropped_while_busy \(diagnostics.droppedWhileBusy)")
+        print("store_failures \(diagnostics.storeFailures)")
+        print("dropped_oldest \(diagnostics.queue.droppedOldest)")
+        return 0
+    }
+}

@@ -4,7 +4,10 @@ import Synchronization
 ///
 /// Written as `_track_id`, the field collectors use to discard an event they have
 /// already stored: a batch that is resent after a lost response does not count twice.
-/// Identifiers are non-negative 63-bit integers so they are exact in JSON.
+/// Identifiers this package generates are non-negative integers of at most 53 bits
+/// (``maximumGenerated``, 2⁵³ − 1), so every JSON consumer keeps them exact — also
+/// those that read numbers as doubles, as JavaScript does. Identifiers read from
+/// elsewhere may use the whole non-negative `Int64` range.
 public struct EventID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The identifier, in `0...Int64.max`.
     public let rawValue: Int64
@@ -15,9 +18,13 @@ public struct EventID: RawRepresentable, Hashable, Comparable, Sendable, CustomS
         self.rawValue = rawValue
     }
 
-    /// Creates an identifier from the low 63 bits of `bits`.
+    /// The largest identifier generated: 2⁵³ − 1, the largest integer a double holds
+    /// exactly together with all smaller ones.
+    public static let maximumGenerated: Int64 = (1 << 53) - 1
+
+    /// Creates an identifier from the low 53 bits of `bits` (at most ``maximumGenerated``).
     public init(truncatingBits bits: UInt64) {
-        self.rawValue = Int64(bitPattern: bits & 0x7FFF_FFFF_FFFF_FFFF)
+        self.rawValue = Int64(bitPattern: bits & UInt64(Self.maximumGenerated))
     }
 
     /// Orders ids by their value.
@@ -35,8 +42,10 @@ public protocol EventIDGenerator: Sendable {
 
 /// Random identifiers from the system's cryptographically secure generator; the default.
 ///
-/// With 63 random bits, the chance that any two of n events share an identifier is
-/// about n²/2⁶⁴: 5·10⁻⁸ for a million events from one device.
+/// With 53 random bits, the chance that any two of n events share an identifier is
+/// about n²/2⁵⁴: 6·10⁻⁵ for a million events from one device — and collectors
+/// deduplicate on (`distinct_id`, `time`, `_track_id`), so two events collide only
+/// if they also share the device and the millisecond.
 public struct SystemRandomEventIDGenerator: EventIDGenerator {
     /// Creates the generator.
     public init() {}
@@ -69,11 +78,11 @@ public final class SequentialEventIDGenerator: EventIDGenerator {
     /// Creates a generator whose first identifier is `start` (clamped to 0 or more).
     public init(start: Int64 = 1) { counter = Mutex(max(0, start)) }
 
-    /// The next identifier; wraps to 0 after `Int64.max`.
+    /// The next identifier; wraps to 0 after ``EventID/maximumGenerated``.
     public func next() -> EventID {
         counter.withLock { value in
             let current = value
-            value = value == Int64.max ? 0 : value + 1
+            value = value >= EventID.maximumGenerated ? 0 : value + 1
             return EventID(truncatingBits: UInt64(current))
         }
     }

@@ -6,15 +6,21 @@
 /// ``JSONSyntaxError`` naming the byte offset; no input makes it trap or recurse
 /// deeper than ``maximumDepth``.
 public struct JSONParser: Sendable {
-    /// The deepest nesting of arrays and objects accepted; clamped to 1…1000.
+    /// The largest nesting limit a parser accepts: 200 levels parse on a 512 KiB thread
+    /// stack (Apple's default for secondary threads) even in a debug build, where one
+    /// level costs about 1.7 KiB of stack (300 levels overflow it).
+    public static let deepestAllowed = 200
+
+    /// The deepest nesting of arrays and objects accepted; clamped to
+    /// 1…``deepestAllowed``.
     public var maximumDepth: Int {
-        didSet { maximumDepth = min(max(maximumDepth, 1), 1000) }
+        didSet { maximumDepth = min(max(maximumDepth, 1), Self.deepestAllowed) }
     }
 
     /// Creates a parser; 64 levels is far beyond any event and far below any stack
     /// limit.
     public init(maximumDepth: Int = 64) {
-        self.maximumDepth = min(max(maximumDepth, 1), 1000)
+        self.maximumDepth = min(max(maximumDepth, 1), Self.deepestAllowed)
     }
 
     /// Parses one JSON document.
