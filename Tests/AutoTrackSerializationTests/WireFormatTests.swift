@@ -78,8 +78,8 @@ struct WireFormatTests {
     }
 
     @Test("form errors are typed", arguments: [
-        ("gzip=1&data_list=AAAA", WireFormatError.missingField("crc")),
-        ("crc=1&gzip=1", .missingField("data_list")),
+        ("crc=1&gzip=1", WireFormatError.missingField("data_list")),
+        ("gzip=1&data=AAAA&data_list=AAAA", .invalidField("data", reason: "a body carries data or data_list, not both")),
         ("crc=x&gzip=1&data_list=AAAA", .invalidField("crc", reason: "not a 32-bit decimal integer")),
         ("crc=99999999999&data_list=AAAA", .invalidField("crc", reason: "not a 32-bit decimal integer")),
         ("crc=1&gzip=2&data_list=AAAA", .invalidField("gzip", reason: "'2' is neither 0 nor 1")),

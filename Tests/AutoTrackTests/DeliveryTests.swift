@@ -57,7 +57,7 @@ struct DeliveryTests {
         print("delivery (\(format.rawValue)): \(collector.requestCount) requests, \(transport.requestCounts.retries) retries, \(duplicates) resent duplicates")
     }
 
-    @Test("a 400 rejects the batch for good (counted); nothing unaccepted is ever removed")
+    @Test("a 400 for a batch with nothing wrong in it: bisection delivers every event, nothing is rejected")
     func rejection() throws {
         let collector = try LocalCollector { request in request == 1 ? .status(400) : .accept }
         defer { collector.stop() }
@@ -71,8 +71,77 @@ struct DeliveryTests {
         tracker.waitUntilQueued()
         tracker.flush()
         tracker.shutdown()
-        #expect(tracker.diagnostics.rejected == 10)
-        #expect(collector.events.count == 15)
+        #expect(tracker.diagnostics.rejected == 0)
+        #expect(collector.uniqueEvents.count == 25)
+    }
+
+    @Test("a poison event: only it is rejected, with the collector's reason; the rest of its batch is delivered")
+    func poisonEvent() throws {
+        let collector = try LocalCollector(rules: LocalCollector.Rules(refusedEventNames: ["poison"]))
+        defer { collector.stop() }
+        let directory = temporaryDirectory("poison")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = HTTPTransport(endpoint: collector.url, wireFormat: .sensorsForm, timeout: 2, sleep: { _ in })
+        let tracker = try self.tracker(directory, transport: transport, batch: 1000)
+        for index in 0..<20 { try tracker.track(index == 13 ? "poison" : "view", properties: ["n": .integer(Int64(index))]) }
+        tracker.waitUntilQueued()
+        let report = tracker.flush()
+        #expect(report.delivered == 19)
+        #expect(report.rejected == 1)
+        #expect(report.rejectionReasons.count == 1 && report.rejectionReasons[0].contains("poison"), "\(report.rejectionReasons)")
+        #expect(!report.deferred)
+        #expect(collector.uniqueEvents.count == 19)
+        #expect(tracker.queue.statistics.pendingRecords == 0)
+        tracker.shutdown()
+    }
+
+    @Test("413: the batch is split until the halves pass; nothing is rejected")
+    func tooLarge() throws {
+        let collector = try LocalCollector(rules: LocalCollector.Rules(maximumEventsPerBatch: 6))
+        defer { collector.stop() }
+        let directory = temporaryDirectory("too-large")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = HTTPTransport(endpoint: collector.url, wireFormat: .jsonBatch, timeout: 2, sleep: { _ in })
+        let tracker = try self.tracker(directory, transport: transport, batch: 1000)
+        for index in 0..<40 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+        tracker.waitUntilQueued()
+        let report = tracker.flush()
+        #expect(report.delivered == 40 && report.rejected == 0 && !report.deferred)
+        #expect(collector.uniqueEvents.map(\.properties["n"]) == (0..<40).map { PropertyValue.integer(Int64($0)) }, "in order")
+        tracker.shutdown()
+    }
+
+    @Test("answers lost after the collector stored the body, and late answers: resends, yet 0 duplicates after deduplication")
+    func duplicatesAfterDeduplication() throws {
+        let collector = try LocalCollector { request in
+            switch request % 5 {
+            case 1: .storeThenDrop
+            case 3: .hang(seconds: 1.5)
+            default: .accept
+            }
+        }
+        defer { collector.stop() }
+        let directory = temporaryDirectory("dedupe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = HTTPTransport(
+            endpoint: collector.url, wireFormat: .sensorsForm, timeout: 1,
+            retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(5)), sleep: { _ in })
+        let tracker = try self.tracker(directory, transport: transport, batch: 25)
+        for index in 0..<500 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+        tracker.waitUntilQueued()
+        var flushes = 0
+        while tracker.queue.statistics.pendingRecords > 0 && flushes < 50 {
+            tracker.flush()
+            flushes += 1
+        }
+        tracker.shutdown()
+        Thread.sleep(forTimeInterval: 1.6)  // late answers land
+        let resent = collector.events.count - 500
+        #expect(resent > 0, "the wire saw resends")
+        #expect(collector.uniqueEvents.count == 500)
+        #expect(Set(collector.uniqueEvents.map(\.id)).count == 500, "0 duplicates after deduplication")
+        #expect(collector.counts.duplicates == resent)
+        print("deduplication: 500 events, \(resent) resent on the wire, \(collector.uniqueEvents.count) stored, 0 duplicates")
     }
 
     @Test("an unreachable collector keeps everything queued, and a later flush delivers it")

@@ -320,6 +320,8 @@ public final class Tracker: Sendable {
         public var rejected = 0
         /// Whether events remain queued after a temporary failure.
         public var deferred = false
+        /// What the collector said about the events it refused.
+        public var rejectionReasons: [String] = []
     }
 
     /// Sends everything queued, batch by batch, and waits for it. Stops at the first
@@ -360,9 +362,15 @@ public final class Tracker: Sendable {
             }
             if records.isEmpty { break }
             var events: [Event] = []
+            var recordOfEvent: [Int] = []
             var undecodable = 0
-            for record in records {
-                if let event = try? decoder.decodeEvent(from: record.payload) { events.append(event) } else { undecodable += 1 }
+            for (index, record) in records.enumerated() {
+                if let event = try? decoder.decodeEvent(from: record.payload) {
+                    events.append(event)
+                    recordOfEvent.append(index)
+                } else {
+                    undecodable += 1
+                }
             }
             let result = events.isEmpty ? .accepted : transport.deliver(events)
             switch result {
@@ -373,14 +381,25 @@ public final class Tracker: Sendable {
                     failures += 1
                     report.deferred = true
                 }
-            case .rejected:
+            case .rejected(let reason):
                 report.rejected += records.count
+                report.rejectionReasons.append(reason)
                 if !removeDelivered(records) {
                     failures += 1
                     report.deferred = true
                 }
             case .retryLater:
                 report.deferred = true
+            case .partial(let settled, let rejected, let reasons, let retryReason):
+                // Records up to the first unsettled event are done with (undecodable
+                // ones among them are rejected).
+                let settledRecords = settled >= events.count ? records.count : recordOfEvent[settled]
+                let undecodableSettled = settledRecords - min(settled, events.count)
+                report.delivered += min(settled, events.count) - rejected.count
+                report.rejected += rejected.count + undecodableSettled
+                report.rejectionReasons += reasons
+                if !removeDelivered(Array(records[..<settledRecords])) { failures += 1 }
+                if retryReason != nil || settledRecords < records.count || failures > 0 { report.deferred = true }
             }
             if report.deferred { break }
         }

@@ -23,6 +23,12 @@ public enum DeliveryResult: Hashable, Sendable {
     /// A permanent refusal (other 4xx): the batch can never be delivered; drop it,
     /// counted.
     case rejected(reason: String)
+    /// Part of the batch was settled — what a transport that splits a refused batch
+    /// reports: the first `settled` events are done with, the collector having stored
+    /// all of them but those at the indices in `rejected` (refused for good, with the
+    /// collector's reasons); the events after `settled`, if any, must be sent again
+    /// later (`retryReason`).
+    case partial(settled: Int, rejected: [Int], reasons: [String], retryReason: String?)
 }
 
 /// Delivers batches of events. Called from the tracker's worker thread, one batch at a
@@ -134,8 +140,17 @@ public struct RetryPolicy: Sendable {
 ///
 /// 2xx accepts the batch; 5xx, 408, 429 and network errors (including the timeout)
 /// are retried with exponential backoff and jitter, up to the policy's attempts, then
-/// left in the queue; any other status rejects the batch (counted by the tracker).
-/// A batch is never reported accepted unless the collector said so.
+/// left in the queue. A 413 splits the batch in halves, sent in turn until they pass
+/// (a single event still refused is rejected); a 400 is bisected the same way to find
+/// the rejected events, and the rest is delivered; only those are rejected, with the
+/// collector's reason (counted by the tracker). Other 4xx reject the batch. A batch is
+/// never reported accepted unless the collector said so.
+///
+/// Delivery is at-least-once on the wire: an answer lost after the collector stored
+/// the body means the batch is sent again. Every event carries its `_track_id`, and a
+/// collector that deduplicates on (`distinct_id`, `time`, `_track_id`) — as the local
+/// collector does — stores each event exactly once. Each request also carries
+/// `X-AutoTrack-Batch`: the `_track_id` range of its events, for logs.
 public final class HTTPTransport: Transport {
     /// The collector URL.
     public let endpoint: URL
@@ -178,14 +193,57 @@ public final class HTTPTransport: Transport {
     /// Requests made and retries, so far.
     public var requestCounts: (requests: Int, retries: Int) { counters.withLock { $0 } }
 
-    /// Sends the batch, retrying temporary failures.
+    /// Sends the batch, retrying temporary failures, splitting on 413 and bisecting on
+    /// 400.
     public func deliver(_ events: [Event]) -> DeliveryResult {
+        var rejected: [Int] = []
+        var reasons: [String] = []
+        var settled = 0
+        let retry = settle(events[...], offset: 0, settled: &settled, rejected: &rejected, reasons: &reasons)
+        if retry == nil && rejected.isEmpty { return .accepted }
+        if retry == nil && rejected.count == events.count && events.count == 1 { return .rejected(reason: reasons.joined(separator: "; ")) }
+        if let retry, settled == 0 { return .retryLater(reason: retry) }
+        return .partial(settled: settled, rejected: rejected, reasons: reasons, retryReason: retry)
+    }
+
+    /// Sends `events` (starting at `offset` in the batch), in halves where the
+    /// collector refuses the whole; returns the reason to retry the rest later, or nil
+    /// when all of `events` is settled.
+    private func settle(
+        _ events: ArraySlice<Event>, offset: Int, settled: inout Int, rejected: inout [Int], reasons: inout [String]
+    ) -> String? {
+        switch send(Array(events)) {
+        case .accepted:
+            settled += events.count
+            return nil
+        case .retryLater(let reason):
+            return reason
+        case .rejected(let reason):
+            guard reason.hasPrefix("HTTP 400") || reason.hasPrefix("HTTP 413"), events.count > 1 else {
+                rejected += (offset..<(offset + events.count)).map { $0 }
+                reasons.append(reason)
+                settled += events.count
+                return nil
+            }
+            let middle = events.startIndex + events.count / 2
+            if let retry = settle(events[..<middle], offset: offset, settled: &settled, rejected: &rejected, reasons: &reasons) {
+                return retry
+            }
+            return settle(events[middle...], offset: offset + (middle - events.startIndex), settled: &settled, rejected: &rejected, reasons: &reasons)
+        case .partial:
+            return "unexpected partial result"
+        }
+    }
+
+    /// One request for `events`, with retries of temporary failures.
+    private func send(_ events: [Event]) -> DeliveryResult {
         let body: [UInt8]
         do {
             body = try wireFormat.body(for: events, encoder: encoder)
         } catch {
             return .rejected(reason: "encoding the batch: \(error)")
         }
+        let batchID = "\(events.first?.id.rawValue ?? 0)-\(events.last?.id.rawValue ?? 0)"
         var last = DeliveryResult.retryLater(reason: "not attempted")
         for attempt in 1...retryPolicy.maximumAttempts {
             if attempt > 1 {
@@ -193,30 +251,32 @@ public final class HTTPTransport: Transport {
                 let unit = random.withLock { Double($0.next() >> 11) / Double(1 << 53) }
                 sleep(retryPolicy.delay(beforeRetry: attempt - 1, random: unit))
             }
-            last = post(body)
+            last = post(body, batchID: batchID)
             if case .retryLater = last { continue }
             return last
         }
         return last
     }
 
-    private func post(_ body: [UInt8]) -> DeliveryResult {
+    private func post(_ body: [UInt8], batchID: String) -> DeliveryResult {
         counters.withLock { $0.requests += 1 }
         var request = URLRequest(url: endpoint, timeoutInterval: timeout.rounded(.up) + 1)
         request.httpMethod = "POST"
         request.setValue(wireFormat.contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue(batchID, forHTTPHeaderField: "X-AutoTrack-Batch")
         request.httpBody = Data(body)
         let outcome = Mutex<DeliveryResult?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { _, response, error in
+        let task = session.dataTask(with: request) { data, response, error in
             let result: DeliveryResult
             if let error {
                 result = .retryLater(reason: "network: \(error.localizedDescription)")
             } else if let status = (response as? HTTPURLResponse)?.statusCode {
+                let said = data.map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? ""
                 switch status {
                 case 200..<300: result = .accepted
                 case 408, 429, 500..<600: result = .retryLater(reason: "HTTP \(status)")
-                default: result = .rejected(reason: "HTTP \(status)")
+                default: result = .rejected(reason: "HTTP \(status)" + (said.isEmpty ? "" : ": \(said)"))
                 }
             } else {
                 result = .retryLater(reason: "no HTTP response")

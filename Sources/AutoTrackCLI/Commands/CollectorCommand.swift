@@ -4,7 +4,7 @@ import AutoTrackSerialization
 import Foundation
 
 /// `autotrack collector`: the local collector in the foreground, printing what it
-/// receives — a target for `autotrack demo --endpoint`.
+/// receives and refuses — a target for `autotrack demo --endpoint`.
 struct CollectorCommand {
     /// Writes unbuffered, so batches and the banner appear in order even in a pipe.
     private static func emit(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
@@ -28,7 +28,7 @@ struct CollectorCommand {
             while true { Thread.sleep(forTimeInterval: 3600) }
         }
         collector.stop()
-        Self.emit("\(collector.events.count) events in \(collector.requestCount) requests\n")
+        Self.emit("\(collector.uniqueEvents.count) events stored: \(collector.counts)\n")
         return 0
     }
 }

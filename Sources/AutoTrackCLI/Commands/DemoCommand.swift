@@ -19,7 +19,10 @@ struct DemoCommand {
     func run() throws -> Int32 {
         let directory = outputDirectory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-demo-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Private, as the store inside it: events carry ids and search text.
+        if let code = PrivateFiles.createDirectory(directory.path) {
+            throw QueueError.io(operation: .createDirectory, path: directory.path, errno: code)
+        }
         let output = directory.appendingPathComponent("events.ndjson")
         let transport: TransportChoice = endpoint.flatMap(URL.init(string:)).map { .http(endpoint: $0, wireFormat: wireFormat, timeout: 10) }
             ?? .localFile(output)
@@ -52,7 +55,9 @@ struct DemoCommand {
         print("""
 
             \(printed.withLock { $0 }) events: \(diagnostics.queued) queued, \(report.delivered) delivered now (\(diagnostics.delivered) in all), \
-            \(diagnostics.queue.pendingRecords) still queued\(report.deferred ? " (the collector was unavailable)" : "")
+            \(report.rejected) rejected by the collector, \(diagnostics.queue.pendingRecords) still queued\
+            \(report.deferred ? " (deferred: the collector was unavailable)" : "")\
+            \(report.rejectionReasons.isEmpty ? "" : "\nrejected: " + report.rejectionReasons.joined(separator: "; "))
             queue:     \(directory.appendingPathComponent("store/queue").path)
             delivered: \(endpoint ?? output.path)
             """)

@@ -22,6 +22,20 @@ public struct EventJSONDecoder: Sendable {
     public var dateOffsetSeconds: Int
     /// Whether strings in the date form read back as dates.
     public var recognizesDates: Bool
+    /// What a record without `_track_id` becomes.
+    public var missingTrackID: MissingTrackIDPolicy = .refuse
+
+    /// What the decoder does with a record that has no `_track_id` (Sensors' own
+    /// server SDKs send none).
+    public enum MissingTrackIDPolicy: Hashable, Sendable {
+        /// A typed error (``EventDecodingError/missingField(_:)``): the package's own
+        /// writers always send one.
+        case refuse
+        /// An identifier derived from the record's content (FNV-1a of its compact
+        /// JSON, 53 bits), so a record resent unchanged deduplicates — what a collector
+        /// accepting other clients does.
+        case deriveFromContent
+    }
 
     /// Creates a decoder.
     public init(parser: JSONParser = JSONParser(), dateOffsetSeconds: Int = 0, recognizesDates: Bool = true) {
@@ -108,11 +122,17 @@ public struct EventJSONDecoder: Sendable {
         let anonymousID = try fields["anonymous_id"].map { (v) throws(EventDecodingError) in try string(v, field: "anonymous_id") }
         let loginID = try fields["login_id"].map { (v) throws(EventDecodingError) in try string(v, field: "login_id") }
         let library = try self.library(try require(fields, "lib", in: ""))
-        let rawID = try integer(try require(fields, "_track_id", in: ""), field: "_track_id")
-        guard let id = EventID(rawValue: rawID) else {
-            throw .invalidValue(field: "_track_id", reason: "\(rawID) is negative")
+        let id: EventID
+        if fields["_track_id"] == nil, missingTrackID == .deriveFromContent {
+            id = EventID(truncatingBits: 0)
+        } else {
+            let rawID = try integer(try require(fields, "_track_id", in: ""), field: "_track_id")
+            guard let given = EventID(rawValue: rawID) else {
+                throw .invalidValue(field: "_track_id", reason: "\(rawID) is negative")
+            }
+            id = given
         }
-        return Event(
+        let event = Event(
             id: id,
             name: name,
             time: Timestamp(millisecondsSince1970: time),
@@ -121,6 +141,14 @@ public struct EventJSONDecoder: Sendable {
             properties: properties,
             type: RecordType(rawValue: type)
         )
+        guard fields["_track_id"] == nil, missingTrackID == .deriveFromContent else { return event }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in EventJSONEncoder(layout: .compact, dateOffsetSeconds: dateOffsetSeconds).encode(event) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        var derived = event
+        derived.id = EventID(truncatingBits: hash)
+        return derived
     }
 
     private func library(_ value: JSONValue) throws(EventDecodingError) -> LibraryInfo {

@@ -10,6 +10,10 @@ public import AutoTrackEvents
 ///   as a signed decimal; the collector recomputes it to detect a damaged body.
 /// - `gzip=1` says the data is compressed; a body with `gzip=0` carries the Base64 of
 ///   the uncompressed JSON and is accepted by ``decode(_:decoder:maximumSize:)`` too.
+///
+/// Decoding reads the protocol as real clients send it: `data_list` (an array) or
+/// `data` (one event, as Sensors' SDKs send single events), `gzip` 1 or 0 (or absent),
+/// and `crc` optional — checked when present.
 public enum SensorsFormBody {
     /// The `Content-Type` of the body.
     public static let contentType = "application/x-www-form-urlencoded"
@@ -40,18 +44,20 @@ public enum SensorsFormBody {
 
     /// The parts of a decoded body, before the JSON is read.
     public struct Parts: Hashable, Sendable {
-        /// The declared crc.
-        public var crc: Int32
+        /// The declared crc, when the body has one (then it matched).
+        public var crc: Int32?
         /// Whether the data was gzip-compressed.
         public var gzip: Bool
-        /// The Base64 text of `data_list`.
+        /// Whether the body carries one event (`data`) rather than an array (`data_list`).
+        public var isSingleEvent: Bool
+        /// The Base64 text of `data_list` or `data`.
         public var base64: [UInt8]
-        /// The JSON array the body carries.
+        /// The JSON the body carries: an array, or one event object.
         public var json: [UInt8]
     }
 
-    /// Splits and checks a body: form fields, crc, Base64, gzip. Unknown fields are
-    /// ignored.
+    /// Splits and checks a body: form fields, crc (when present), Base64, gzip. Unknown
+    /// fields are ignored.
     public static func parts(_ body: some Collection<UInt8>, maximumSize: Int = 256 << 20) throws(WireFormatError) -> Parts {
         var fields: [String: [UInt8]] = [:]
         for pair in Array(body).split(separator: 0x26, omittingEmptySubsequences: true) {
@@ -60,19 +66,26 @@ public enum SensorsFormBody {
             let value = pieces.count > 1 ? try FormEncoding.decode(pieces[1]) : []
             guard fields.updateValue(value, forKey: name) == nil else { throw .duplicateField(name) }
         }
-        guard let crcText = fields["crc"] else { throw .missingField("crc") }
-        guard let declared = Int32(String(decoding: crcText, as: UTF8.self)) else {
-            throw .invalidField("crc", reason: "not a 32-bit decimal integer")
+        var declared: Int32?
+        if let crcText = fields["crc"] {
+            guard let value = Int32(String(decoding: crcText, as: UTF8.self)) else {
+                throw .invalidField("crc", reason: "not a 32-bit decimal integer")
+            }
+            declared = value
         }
-        guard let base64 = fields["data_list"] else { throw .missingField("data_list") }
+        if fields["data_list"] != nil, fields["data"] != nil { throw .invalidField("data", reason: "a body carries data or data_list, not both") }
+        guard let base64 = fields["data_list"] ?? fields["data"] else { throw .missingField("data_list") }
+        let isSingleEvent = fields["data_list"] == nil
         let gzip: Bool
         switch fields["gzip"].map({ String(decoding: $0, as: UTF8.self) }) {
         case "1"?: gzip = true
         case "0"?, nil: gzip = false
         case let other?: throw .invalidField("gzip", reason: "'\(other)' is neither 0 nor 1")
         }
-        let computed = JavaStringHash.hash(ascii: base64)
-        guard computed == declared else { throw .crcMismatch(declared: declared, computed: computed) }
+        if let declared {
+            let computed = JavaStringHash.hash(ascii: base64)
+            guard computed == declared else { throw .crcMismatch(declared: declared, computed: computed) }
+        }
         let data = try Base64.decode(base64)
         let json: [UInt8]
         if gzip {
@@ -84,16 +97,16 @@ public enum SensorsFormBody {
         } else {
             json = data
         }
-        return Parts(crc: declared, gzip: gzip, base64: base64, json: json)
+        return Parts(crc: declared, gzip: gzip, isSingleEvent: isSingleEvent, base64: base64, json: json)
     }
 
     /// Reads the events back from a body.
     public static func decode(
         _ body: some Collection<UInt8>, decoder: EventJSONDecoder = EventJSONDecoder(), maximumSize: Int = 256 << 20
     ) throws(WireFormatError) -> [Event] {
-        let json = try parts(body, maximumSize: maximumSize).json
+        let parts = try parts(body, maximumSize: maximumSize)
         do {
-            return try decoder.decodeBatch(from: json)
+            return parts.isSingleEvent ? [try decoder.decodeEvent(from: parts.json)] : try decoder.decodeBatch(from: parts.json)
         } catch {
             throw .events(error)
         }

@@ -1,0 +1,54 @@
+import AutoTrackCollector
+import AutoTrackEvents
+import Foundation
+import Testing
+
+/// Whether Sensors Analytics' official Python SDK (`pip install sensorsanalyticssdk`)
+/// can be imported; CI installs it.
+let sensorsPythonSDKAvailable: Bool = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import sensorsanalytics"]
+    process.standardError = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}()
+
+@Suite("The local collector and the official Sensors Analytics Python SDK")
+struct SensorsPythonSDKTests {
+    @Test("single events (data) and batches (data_list) from sensorsanalyticssdk are decoded, stored once each",
+          .enabled(if: sensorsPythonSDKAvailable, "needs `pip install sensorsanalyticssdk` (CI installs it)"))
+    func officialClient() throws {
+        let collector = try LocalCollector()
+        defer { collector.stop() }
+        let script = """
+            import sensorsanalytics
+            url = "\(collector.url.absoluteString)"
+            single = sensorsanalytics.SensorsAnalytics(sensorsanalytics.DefaultConsumer(url))
+            single.track("user-1", "ViewProduct", {"price": 9.5, "tags": ["a", "b"]}, is_login_id=True)
+            single.track("anon-2", "Buy", {"n": 3})
+            batch = sensorsanalytics.SensorsAnalytics(sensorsanalytics.BatchConsumer(url, max_size=10))
+            batch.track("user-3", "AddToCart", {"sku": "A-1"})
+            batch.track("user-3", "Checkout", {"total": 59.9})
+            batch.flush()
+            batch.close()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let names = collector.uniqueEvents.map(\.name.rawValue)
+        #expect(names == ["ViewProduct", "Buy", "AddToCart", "Checkout"], "refused: \(collector.refusals)")
+        #expect(collector.counts.refused == 0)
+        #expect(collector.uniqueEvents.first?.identity.distinctID == "user-1")
+        #expect(collector.uniqueEvents.first?.properties["price"] == .number(9.5))
+        print("sensorsanalyticssdk: \(names.count) of 4 events decoded; \(collector.counts)")
+    }
+}
