@@ -195,6 +195,24 @@ struct QueueFaultTests {
         #expect(queue.statistics.pendingRecords == 0)
     }
 
+    @Test("a segment missing when the queue opens is counted; the segments around it are recovered")
+    func missingSegmentOnOpen() throws {
+        let directory = temporaryDirectory("missing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let queue = try DurableQueue(directory: directory, limits: .init(segmentBytes: 1024))
+            for batch in 0..<20 { try queue.append((0..<10).map { payload(batch * 10 + $0) }) }
+            queue.close()
+        }
+        let segments = try segmentFiles(directory)
+        let removed = try [UInt8](Data(contentsOf: segments[2]))
+        try FileManager.default.removeItem(at: segments[2])
+        let queue = try DurableQueue(directory: directory, limits: .init(segmentBytes: 1024))
+        #expect(queue.statistics.missingSegments == 1)
+        let lostRecords = removed.withUnsafeBytes { raw in (0..<raw.count).filter { raw[$0] == 0xA7 && $0 + 1 < raw.count && raw[$0 + 1] == 0x51 }.count }
+        #expect(queue.statistics.recoveredRecords == 200 - lostRecords)
+    }
+
     @Test("a second queue on the same store is refused with a typed error, in this process and from another")
     func exclusiveLock() throws {
         let directory = temporaryDirectory("lock")
@@ -262,5 +280,55 @@ struct NDJSONFileTests {
         #expect(events.map(\.id.rawValue) == [0, 1, 2])
         let mode = (try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)
+    }
+}
+
+/// Whether this process may mount a tmpfs (root in a sandbox that allows it).
+let canMountTmpfs: Bool = {
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-tmpfs-probe-\(getpid())")
+    try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: probe) }
+    guard mount("tmpfs", probe.path, "tmpfs", 0, "size=64k") == 0 else { return false }
+    umount(probe.path)
+    return true
+}()
+
+@Suite("The durable queue on a real full disk (a small tmpfs)", .enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
+struct FullDiskTests {
+    @Test("ENOSPC from a 256 KiB tmpfs: typed errors, 0 acknowledged records lost, appends resume when space returns")
+    func realFullDisk() throws {
+        let mountPoint = temporaryDirectory("tmpfs")
+        defer { try? FileManager.default.removeItem(at: mountPoint) }
+        try #require(mount("tmpfs", mountPoint.path, "tmpfs", 0, "size=256k,mode=0700") == 0)
+        defer { umount(mountPoint.path) }
+        let filler = mountPoint.appendingPathComponent("filler")
+        try Data(count: 64 << 10).write(to: filler)
+        let directory = mountPoint.appendingPathComponent("queue")
+        let queue = try DurableQueue(directory: directory, limits: .init(segmentBytes: 32 << 10))
+        var acknowledged: [[UInt8]] = []
+        var failures = 0
+        for batch in 0..<400 {
+            let payloads = (0..<4).map { Array("batch \(batch) record \($0) ".utf8) + [UInt8](repeating: UInt8($0), count: 300) }
+            do {
+                try queue.append(payloads, sync: true)
+                acknowledged += payloads
+            } catch {
+                guard case .io(_, _, ENOSPC) = error else {
+                    Issue.record("unexpected \(error)")
+                    break
+                }
+                failures += 1
+                if failures == 3 { try FileManager.default.removeItem(at: filler) }  // space returns
+            }
+            #expect(queue.statistics.pendingRecords == acknowledged.count)
+        }
+        #expect(failures >= 3, "the disk filled up")
+        #expect(acknowledged.count > 0)
+        #expect(queue.statistics.writeFailures == failures)
+        queue.close()
+        let reopened = try DurableQueue(directory: directory, limits: .init(segmentBytes: 32 << 10))
+        #expect(try reopened.peek(100_000).map(\.payload) == acknowledged, "0 acknowledged records lost")
+        print("tmpfs: \(acknowledged.count) records acknowledged, \(failures) appends refused with ENOSPC, all acknowledged recovered")
+        reopened.close()
     }
 }

@@ -167,6 +167,11 @@ public final class DurableQueue: Sendable {
                 recovered.statistics.skippedBytes += tail
             }
         }
+        // A segment missing between the oldest still needed and the newest: its records
+        // are lost, the others are kept (counted, never blocking).
+        if let first = numbers.first(where: { number in cursor.map { number >= $0.segment } ?? true }), let last = numbers.last, last > first {
+            recovered.statistics.missingSegments += (last - first + 1) - numbers.filter { $0 >= first }.count
+        }
         recovered.statistics.recoveredRecords = recovered.entries.count
         // Segments wholly before the cursor are gone for good.
         if let cursor {
