@@ -24,6 +24,9 @@ final class AlertClicks: InterceptionHook {
                     name: name, runtime: runtime, cls: cls, selector: method.selector, isClassMethod: method.isClassMethod
                 ) { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                    // Blocks report to the installation current when they run (an action
+                    // made before a reinstall records again).
+                    let target = ReportingTarget.target(on: cls, in: runtime, current: interceptor)
                     return Implementation("\(name) \(method)") { message throws(RuntimeError) in
                         try interceptor.forward(message.arguments) { arguments in
                             if let alert = message.receiver as? ViewControllerObject, let action = arguments.first?.object {
@@ -33,10 +36,10 @@ final class AlertClicks: InterceptionHook {
                             guard arguments.count == 3 else { return arguments }
                             let handler = try RuntimeBlock?.fromRuntimeValue(arguments[2], selector: message.selector)
                             return MessageArguments(arguments[0], arguments[1], .block(RuntimeBlock { blockArguments throws(RuntimeError) in
-                                try interceptor.intercept {
+                                try target.intercept { current in
                                     guard let action = blockArguments.first?.object as? AlertActionObject else { return nil }
                                     let note = runtime.associatedObject(for: Self.noteKey, on: action) as? ReferenceHostCapture.AlertNote
-                                    return ReferenceHostCapture.alertClick(action, note: note, interceptor: interceptor)
+                                    return ReferenceHostCapture.alertClick(action, note: note, interceptor: current)
                                 } original: { () throws(RuntimeError) in
                                     try handler?.invoke(blockArguments) ?? .void
                                 }

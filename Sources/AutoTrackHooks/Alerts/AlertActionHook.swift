@@ -35,16 +35,19 @@ public final class AlertActionBlockHook: InterceptionHook {
                 name: name, runtime: runtime, cls: actionClass, selector: "actionWithTitle:style:handler:", isClassMethod: true
             ) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                // Blocks wrapped now report to the installation current when they run:
+                // an action made before an uninstall and reinstall records again.
+                let target = ReportingTarget.target(on: actionClass, in: runtime, current: interceptor)
                 return Implementation("\(name) +[UIAlertAction actionWithTitle:style:handler:]") { message throws(RuntimeError) in
                     try interceptor.forward(message.arguments) { arguments in
                         guard arguments.count == 3 else { throw ReferenceHostCapture.Failure.unexpectedArguments }
                         let appHandler = try RuntimeBlock?.fromRuntimeValue(arguments[2], selector: message.selector)
                         let wrapped = RuntimeBlock { blockArguments throws(RuntimeError) in
                             let action = blockArguments.first?.object as? AlertActionObject
-                            return try interceptor.intercept {
+                            return try target.intercept { current in
                                 guard let action else { throw ReferenceHostCapture.Failure.unexpectedArguments }
                                 let note = runtime.associatedObject(for: Self.alertKey, on: action) as? ReferenceHostCapture.AlertNote
-                                return ReferenceHostCapture.alertClick(action, note: note, interceptor: interceptor)
+                                return ReferenceHostCapture.alertClick(action, note: note, interceptor: current)
                             } original: { () throws(RuntimeError) in
                                 try appHandler?.invoke(blockArguments) ?? .void
                             }

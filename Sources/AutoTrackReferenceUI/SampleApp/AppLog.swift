@@ -1,22 +1,62 @@
+/// AutoTrackRuntime: `RuntimeValue` appears in this file's public API.
+public import AutoTrackRuntime
 import Synchronization
 
 /// What the sample app's own code did, in order: the originals' side of every
-/// exactly-once count.
+/// exactly-once count — and, for each original, the call it received (its transcript:
+/// receiver, selector and arguments), so a hook that changes or drops an argument shows.
 public final class AppLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private struct State {
+        var entries: [String] = []
+        var calls: [String] = []
+        var ordinals: [ObjectIdentifier: Int] = [:]
+    }
+    private let state = Mutex(State())
 
     /// Creates an empty log.
     public init() {}
 
     /// Records an entry.
-    public func record(_ entry: String) { entries.withLock { $0.append(entry) } }
+    public func record(_ entry: String) { state.withLock { $0.entries.append(entry) } }
+
+    /// Records an entry and the call that made it: `selector` sent to `receiver` with
+    /// `arguments`. Objects are written as the class they report (`-class`, what the
+    /// app sees) and the order in which the log first saw them (`UIButton#2`), so two
+    /// runs of the same actions read the same — unless a different object was passed.
+    public func record(_ entry: String, selector: String, receiver: RuntimeObject, arguments: [RuntimeValue]) {
+        // Class names first, outside the lock: `-class` is a message a hook may wrap.
+        let values = [RuntimeValue.object(receiver)] + arguments
+        let classNames = values.map { value -> String? in
+            guard case .object(let object?) = value else { return nil }
+            return ((try? object.realClass.runtime.reportedClass(of: object)) ?? nil)?.name ?? object.realClass.name
+        }
+        state.withLock { state in
+            state.entries.append(entry)
+            var described: [String] = []
+            for (value, className) in zip(values, classNames) {
+                switch value {
+                case .object(let object?):
+                    let key = ObjectIdentifier(object)
+                    let ordinal = state.ordinals[key] ?? (state.ordinals.count + 1)
+                    state.ordinals[key] = ordinal
+                    described.append("\(className ?? "?")#\(ordinal)")
+                case .object(nil): described.append("nil")
+                default: described.append("\(value)")
+                }
+            }
+            state.calls.append("\(selector) \(described[0]) (\(described.dropFirst().joined(separator: ", ")))")
+        }
+    }
 
     /// Every entry, in order.
-    public var all: [String] { entries.withLock { $0 } }
+    public var all: [String] { state.withLock { $0.entries } }
+
+    /// The calls the originals received, in order.
+    public var calls: [String] { state.withLock { $0.calls } }
 
     /// How many entries equal `entry`.
-    public func count(_ entry: String) -> Int { entries.withLock { $0.filter { $0 == entry }.count } }
+    public func count(_ entry: String) -> Int { state.withLock { $0.entries.filter { $0 == entry }.count } }
 
-    /// Forgets everything.
-    public func clear() { entries.withLock { $0.removeAll() } }
+    /// Forgets everything (object ordinals included).
+    public func clear() { state.withLock { $0 = State() } }
 }

@@ -73,15 +73,15 @@ public final class SampleApp {
     private func appearance(_ selector: Selector, _ cls: RuntimeClass, _ entry: String) -> (Selector, String, Implementation) {
         let log = self.log
         return (selector, "v@:c", .procedure("-[\(cls.name) \(selector)]") { (message: Message, animated: Bool) throws(RuntimeError) in
-            log.record(entry)
+            log.record(entry, selector: selector.name, receiver: message.receiver, arguments: [.bool(animated)])
             try message.runtime.sendSuper(message.receiver, from: cls, selector, [.bool(animated)])
         })
     }
 
     private func recorder(_ selector: Selector, _ entry: String, types: String = "v@:@") -> (Selector, String, Implementation) {
         let log = self.log
-        return (selector, types, Implementation("app \(selector)") { _ in
-            log.record(entry)
+        return (selector, types, Implementation("app \(selector)") { message in
+            log.record(entry, selector: selector.name, receiver: message.receiver, arguments: Array(message.arguments))
             return .void
         })
     }
@@ -108,20 +108,23 @@ public final class SampleApp {
                 if screen == "ViewController" {
                     methods += [
                         (ListSelectors.tableDidSelect, "v@:@@", .procedure("-[ViewController tableView:didSelectRowAtIndexPath:]") {
-                            (_: Message, _: RuntimeObject?, indexPath: IndexPath) in
-                            log.record("select \(indexPath.section):\(indexPath.row)")
+                            (message: Message, table: RuntimeObject?, indexPath: IndexPath) in
+                            log.record("select \(indexPath.section):\(indexPath.row)", selector: ListSelectors.tableDidSelect.name,
+                                       receiver: message.receiver, arguments: [.object(table), .value(indexPath)])
                         }),
                         recorder("buyTapped:", "buy"), recorder("editTapped:", "edit"), recorder("addTapped:", "add"),
                         recorder("bannerTapped:", "banner tap"),
-                        (Selector("bannerPressed:"), "v@:@", .procedure("-[ViewController bannerPressed:]") { (_: Message, recognizer: GestureRecognizerObject) in
-                            log.record("banner press \(recognizer.state)")
+                        (Selector("bannerPressed:"), "v@:@", .procedure("-[ViewController bannerPressed:]") { (message: Message, recognizer: GestureRecognizerObject) in
+                            log.record("banner press \(recognizer.state)", selector: "bannerPressed:", receiver: message.receiver,
+                                       arguments: [.object(recognizer), .value(recognizer.state)])
                         }),
                     ]
                 }
                 if screen == "CollectionViewController" {
                     methods.append((ListSelectors.collectionDidSelect, "v@:@@", .procedure("-[CollectionViewController collectionView:didSelectItemAtIndexPath:]") {
-                        (_: Message, _: RuntimeObject?, indexPath: IndexPath) in
-                        log.record("select item \(indexPath.section):\(indexPath.item)")
+                        (message: Message, collection: RuntimeObject?, indexPath: IndexPath) in
+                        log.record("select item \(indexPath.section):\(indexPath.item)", selector: ListSelectors.collectionDidSelect.name,
+                                   receiver: message.receiver, arguments: [.object(collection), .value(indexPath)])
                     }))
                 }
                 if screen == "SettingsViewController" {
@@ -137,8 +140,9 @@ public final class SampleApp {
         try define("MyCollectionViewCell", superclass: "UICollectionViewCell") { _ in [] }
         try define("MyTableDelegate", superclass: "NSObject") { _ in
             [(ListSelectors.tableDidSelect, "v@:@@", .procedure("-[MyTableDelegate tableView:didSelectRowAtIndexPath:]") {
-                (_: Message, _: RuntimeObject?, indexPath: IndexPath) in
-                log.record("delegate select \(indexPath.section):\(indexPath.row)")
+                (message: Message, table: RuntimeObject?, indexPath: IndexPath) in
+                log.record("delegate select \(indexPath.section):\(indexPath.row)", selector: ListSelectors.tableDidSelect.name,
+                           receiver: message.receiver, arguments: [.object(table), .value(indexPath)])
             })]
         }
         try define("MySubTableDelegate", superclass: "MyTableDelegate") { cls in
@@ -231,8 +235,12 @@ public final class SampleApp {
     public func makeAlert() throws(RuntimeError) -> ViewControllerObject {
         let alert = try host.makeAlert(title: "退群", message: "確認退出群聊嗎？")
         let log = self.log
-        try host.runtime.call(alert, "addAction:", try host.makeAlertAction(title: "Cancel", style: .cancel) { _ in log.record("alert cancel") })
-        try host.runtime.call(alert, "addAction:", try host.makeAlertAction(title: "OK") { _ in log.record("alert ok") })
+        for (title, style, entry) in [("Cancel", AlertActionStyle.cancel, "alert cancel"), ("OK", .default, "alert ok")] {
+            let action = try host.makeAlertAction(title: title, style: style) { action in
+                log.record(entry, selector: "handler", receiver: action, arguments: [])
+            }
+            try host.runtime.call(alert, "addAction:", action)
+        }
         return alert
     }
 }
