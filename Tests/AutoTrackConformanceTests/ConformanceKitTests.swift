@@ -13,7 +13,7 @@ struct ConformanceKitTests {
     @Test("the catalog has at least 50 scenarios with unique, well-formed ids")
     func catalog() {
         let all = ScenarioCatalog.all
-        #expect(all.count >= 50)
+        #expect(all.count >= 150)
         #expect(Set(all.map(\.id)).count == all.count)
         let prefixes: [InterceptionPoint?: String] = [
             nil: "GEN-", .sendAction: "SA-", .gesture: "GR-", .alertAction: "AA-", .delegateSelection: "DS-", .screenView: "SV-",
@@ -24,6 +24,33 @@ struct ConformanceKitTests {
         }
         for rule in ContractRule.allCases {
             #expect(all.contains { $0.rules.contains(rule) }, "\(rule) is checked by some scenario")
+        }
+    }
+
+    @Test("every cell of the matrix — point × object lifetime, point × call path — has its scenario")
+    func matrixCoverage() {
+        let prefixes: [InterceptionPoint: String] = [.sendAction: "SA", .gesture: "GR", .alertAction: "AA", .delegateSelection: "DS", .screenView: "SV"]
+        for point in InterceptionPoint.allCases {
+            for lifetime in 1...7 {
+                let scenario = ScenarioCatalog.scenario("\(prefixes[point]!)-L\(lifetime)")
+                #expect(scenario?.point == point, "\(point) lifetime \(lifetime)")
+            }
+            for path in 1...7 {
+                let scenario = ScenarioCatalog.scenario("\(prefixes[point]!)-T\(path)")
+                #expect(scenario?.rules.contains(.transparency) == true, "\(point) path \(path)")
+            }
+            #expect(ScenarioCatalog.scenarios(for: point).contains { $0.id.contains("-V") || $0.id.contains("-R") }, "\(point) has variety or return-value scenarios")
+        }
+    }
+
+    @Test("expectConformance records a Swift Testing issue per violation, naming the scenario and the rule")
+    func failurePathOfTheTestingLayer() throws {
+        let mutant = try #require(Mutants.all.first { $0.caughtBy.contains("GEN-01") })
+        let gen01 = try #require(ScenarioCatalog.scenario("GEN-01"))
+        withKnownIssue {
+            expectConformance(mutant.subject, scenario: gen01)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("GEN-01") && $0.rawValue.contains("rule") }
         }
     }
 

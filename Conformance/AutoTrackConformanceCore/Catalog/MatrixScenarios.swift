@@ -151,6 +151,10 @@ enum MatrixScenarios {
             let clicks = run.clicks
             run.expect(.originalOnce, "calls of \(fixture.original)", expected: 1, observed: run.log.count(fixture.original))
             run.expectTrue(.oneInteraction, "interactions (\(clicks)) within \(lifetime.interactions)", lifetime.interactions.contains(clicks))
+            if clicks == 1 {
+                let order = run.log.all.filter { $0 == "click" || $0 == fixture.original }
+                run.expect(.recordThenForward, "order of click and original", expected: ["click", fixture.original], observed: order)
+            }
             if lifetime == .madeWhileInstalledUsedWhileDisabled {
                 // Enabled again: the same objects record again.
                 run.context.isEnabled = true
@@ -163,7 +167,7 @@ enum MatrixScenarios {
 
     /// A path a call can take through a hook.
     enum Path: Int, CaseIterable {
-        case recorded = 1, disabled, sinkThrows, installedTwice
+        case recorded = 1, disabled, sinkThrows, installedTwice, screenIgnored, underAnotherLibrary, overAnotherLibrary
 
         var title: String {
             switch self {
@@ -171,6 +175,9 @@ enum MatrixScenarios {
             case .disabled: "tracking disabled: the originals receive exactly the app's calls"
             case .sinkThrows: "a throwing sink: the originals receive exactly the app's calls"
             case .installedTwice: "installed twice: the originals receive exactly the app's calls"
+            case .screenIgnored: "every screen ignored (filtered): the originals receive exactly the app's calls"
+            case .underAnotherLibrary: "another library's hook stacked on ours: the originals receive exactly the app's calls"
+            case .overAnotherLibrary: "ours installed over another library's exchange: the originals receive exactly the app's calls"
             }
         }
     }
@@ -189,9 +196,19 @@ enum MatrixScenarios {
             baseline.resetCounts()
             try baselineUse(baseline)
             // And with it, on the path.
-            let run = path == .sinkThrows ? try outer.variant(sink: FailingSink()) : outer
+            let run: ScenarioRun = switch path {
+            case .sinkThrows: try outer.variant(sink: FailingSink())
+            case .screenIgnored: try outer.variant(exclusions: TrackingExclusions(screenTypes: ["UIViewController"]))
+            default: outer
+            }
+            if path == .overAnotherLibrary {
+                for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, prefix: "other", runtime: run.runtime, log: run.log) }
+            }
             try run.install()
             if path == .installedTwice { try run.install() }
+            if path == .underAnotherLibrary {
+                for hooked in run.subject.hookedMethods { OtherLibraryHooks.replace(hooked, name: "other", runtime: run.runtime, log: run.log) }
+            }
             let use = try fixture.make(run)
             try run.app.launch()
             if path == .disabled { run.context.isEnabled = false }
@@ -199,11 +216,17 @@ enum MatrixScenarios {
             try use(run)
             outer.expect(.transparency, "calls the originals received", expected: baseline.log.calls, observed: run.log.calls)
             outer.expect(.originalOnce, "calls of \(fixture.original)", expected: 1, observed: run.log.count(fixture.original))
+            let expected = [.recorded, .installedTwice, .underAnotherLibrary, .overAnotherLibrary].contains(path) ? 1 : 0
+            outer.expect(.oneInteraction, "interactions", expected: expected, observed: run.clicks)
+            if expected == 1 {
+                let order = run.log.all.filter { $0 == "click" || $0 == fixture.original }
+                outer.expect(.recordThenForward, "order of click and original", expected: ["click", fixture.original], observed: order)
+            }
             if run !== outer { outer.adopt(run) }
         }
     }
 
     static let all: [Scenario] = InterceptionPoint.allCases.flatMap { point in
         Lifetime.allCases.map { lifetime($0, at: point) } + Path.allCases.map { transcript($0, at: point) }
-    }
+    } + VarietyScenarios.all
 }

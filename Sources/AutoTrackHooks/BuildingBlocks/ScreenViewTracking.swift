@@ -1,9 +1,11 @@
-/// AutoTrackInterception: `Interceptor` appears in this file's public API.
+/// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
-/// AutoTrackRuntime: `Implementation` appears in this file's public API.
+/// AutoTrackRuntime: `Implementation`, `RuntimeClass` appear in this file's public API.
 public import AutoTrackRuntime
+import Synchronization
 
 /// The wrappers every screen-view hook on the reference host needs, built on
 /// ``ReferenceHostCapture``'s screen rules.
@@ -44,6 +46,84 @@ public enum ScreenViewTracking {
             interceptor.intercept {
                 ReferenceHostCapture.screenView(of: visible, animated: nil, reason: "foreground", interceptor: interceptor)
             } original: {}
+        }
+    }
+
+    /// The wrappers of app classes that override `viewDidAppear:` — so a screen view
+    /// is recorded before the override's own code, and recorded at all when the
+    /// override never calls super. Classes that exist at install are wrapped by
+    /// ``wrapExisting()``; later ones at their first `viewDidLoad`
+    /// (``wrappingOnLoad(_:interceptor:)``).
+    public final class AppearanceOverrides: Sendable {
+        private let handles = Mutex<[String: HookHandle]>([:])
+        private let base: RuntimeClass
+        private let name: String
+        private let context: InteractionContext
+
+        /// Wrappers of overrides below `base` (`UIViewController`), installed under
+        /// `name`, reporting to `context`.
+        public init(base: RuntimeClass, name: String, context: InteractionContext) {
+            self.base = base
+            self.name = name
+            self.context = context
+        }
+
+        /// Wraps every override of `viewDidAppear:` from `real` up to the base class.
+        public func wrap(_ real: RuntimeClass) throws(HookError) {
+            var current: RuntimeClass? = real
+            var steps = 0
+            while let cls = current, cls !== base, steps < 64 {
+                steps += 1
+                current = cls.superclass
+                guard cls.runtime.ownMethods(of: cls).contains(where: { $0.selector == "viewDidAppear:" }) else { continue }
+                if let existing = handles.withLock({ $0[cls.name] }), existing.state == .installed { continue }
+                let name = name
+                let context = context
+                let handle = try MethodWrapper.install(
+                    name: "\(name)/override", runtime: cls.runtime, cls: cls, selector: "viewDidAppear:"
+                ) { original, hookSwitch in
+                    ScreenViewTracking.appearance(
+                        original, name: "\(name) -[\(cls.name) viewDidAppear:]",
+                        interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
+                }
+                handles.withLock { $0[cls.name] = handle }
+            }
+        }
+
+        /// Wraps the overrides of every controller class that exists now
+        /// (`objc_getClassList`).
+        public func wrapExisting() {
+            let runtime = base.runtime
+            for className in runtime.classNames {
+                guard let candidate = runtime.lookUpClass(className), candidate !== base, candidate.isSubclass(of: base) else { continue }
+                try? wrap(candidate)
+            }
+        }
+
+        /// The wrapper of `viewDidLoad`: wraps the loading controller's overrides
+        /// (fail-open), then runs the original.
+        public func wrappingOnLoad(_ original: Implementation, interceptor: Interceptor) -> Implementation {
+            Implementation("\(name) -[UIViewController viewDidLoad]") { message throws(RuntimeError) in
+                try interceptor.forward(message) { message in
+                    try self.wrap(message.receiver.realClass)
+                    return message
+                } original: { (message: Message) throws(RuntimeError) in
+                    try original.body(message)
+                }
+            }
+        }
+
+        /// A handle that uninstalls every override wrapper.
+        public var handle: HookHandle {
+            HookHandle(name: "\(name)/overrides") { () throws(HookError) -> HookState in
+                var state = HookState.uninstalled
+                for (_, handle) in self.handles.withLock({ $0 }) {
+                    try handle.uninstall()
+                    if handle.state == .passThrough { state = .passThrough }
+                }
+                self.handles.withLock { $0.removeAll() }
+                return state
+            }
         }
     }
 }

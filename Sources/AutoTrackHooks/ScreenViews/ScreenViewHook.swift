@@ -4,7 +4,6 @@ import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
 
 /// Screen views at `-[UIViewController viewDidAppear:]`, recorded before the original
 /// runs, once per appearance, under the rules of
@@ -40,7 +39,7 @@ public final class ScreenViewAppearHook: InterceptionHook {
         let name = self.name
         let runtime = host.runtime
         return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
-            let overrides = Overrides(base: base, name: name, context: context)
+            let overrides = ScreenViewTracking.AppearanceOverrides(base: base, name: name, context: context)
             let appear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidAppear:") { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 ScreenViewTracking.recordOnForeground(of: host, interceptor: interceptor)
@@ -52,71 +51,10 @@ public final class ScreenViewAppearHook: InterceptionHook {
                     interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
             let load = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidLoad") { original, hookSwitch in
-                let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-                return Implementation("\(name) -[UIViewController viewDidLoad]") { message throws(RuntimeError) in
-                    try interceptor.forward(message) { message in
-                        try overrides.wrap(message.receiver.realClass)
-                        return message
-                    } original: { (message: Message) throws(RuntimeError) in
-                        try original.body(message)
-                    }
-                }
+                overrides.wrappingOnLoad(original, interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
-            // Classes that exist already (objc_getClassList): wrap their overrides now, so
-            // controllers loaded before the install are recorded first too.
-            for className in runtime.classNames {
-                guard let candidate = runtime.lookUpClass(className), candidate !== base, candidate.isSubclass(of: base) else { continue }
-                try? overrides.wrap(candidate)
-            }
-            let overridesHandle = HookHandle(name: "\(name)/overrides") { () throws(HookError) -> HookState in
-                try overrides.uninstallAll()
-            }
-            return [appear, disappear, load, overridesHandle]
-        }
-    }
-
-    /// The wrappers put on app classes that override `viewDidAppear:`.
-    final class Overrides: Sendable {
-        let handles = Mutex<[String: HookHandle]>([:])
-        let base: RuntimeClass
-        let name: String
-        let context: InteractionContext
-
-        init(base: RuntimeClass, name: String, context: InteractionContext) {
-            self.base = base
-            self.name = name
-            self.context = context
-        }
-
-        func wrap(_ real: RuntimeClass) throws(HookError) {
-            var current: RuntimeClass? = real
-            var steps = 0
-            while let cls = current, cls !== base, steps < 64 {
-                steps += 1
-                current = cls.superclass
-                guard cls.runtime.ownMethods(of: cls).contains(where: { $0.selector == "viewDidAppear:" }) else { continue }
-                if let existing = handles.withLock({ $0[cls.name] }), existing.state == .installed { continue }
-                let name = name
-                let context = context
-                let handle = try MethodWrapper.install(
-                    name: "\(name)/override", runtime: cls.runtime, cls: cls, selector: "viewDidAppear:"
-                ) { original, hookSwitch in
-                    ScreenViewTracking.appearance(
-                        original, name: "\(name) -[\(cls.name) viewDidAppear:]",
-                        interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
-                }
-                handles.withLock { $0[cls.name] = handle }
-            }
-        }
-
-        func uninstallAll() throws(HookError) -> HookState {
-            var state = HookState.uninstalled
-            for (_, handle) in handles.withLock({ $0 }) {
-                try handle.uninstall()
-                if handle.state == .passThrough { state = .passThrough }
-            }
-            handles.withLock { $0.removeAll() }
-            return state
+            overrides.wrapExisting()
+            return [appear, disappear, load, overrides.handle]
         }
     }
 }
