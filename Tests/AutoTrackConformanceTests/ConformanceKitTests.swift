@@ -72,6 +72,17 @@ struct ConformanceKitTests {
         }
     }
 
+    @Test("every mutation operator applied to a built-in hook is killed, or equivalent with its reason", arguments: builtInSubjects)
+    func operatorMutants(subject: ConformanceSubject) {
+        let results = OperatorMutants.evaluate(subject)
+        #expect(results.count == OperatorMutants.MutationOperator.all.count)
+        for result in results {
+            #expect(result.isKilled || result.isEquivalent, "\(result.mutant) survived")
+            if result.isEquivalent { #expect(result.equivalence != nil, "\(result.mutant): equivalent without a reason") }
+        }
+        #expect(results.filter(\.isKilled).count >= 5, "most operators change something for \(subject.name)")
+    }
+
     @Test("there is a mutant for every contract rule, and every mutant dies")
     func mutantCoverage() {
         var rulesKilled = Set<ContractRule>()

@@ -33,8 +33,26 @@ struct ConformanceCommand {
                 let missed = Set(mutant.caughtBy).subtracting(report.failedScenarioIDs)
                 if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.sorted().joined(separator: ", "))") }
             }
-            print(survivors.isEmpty ? "every mutant is caught by the scenarios that name it" : survivors.joined(separator: "\n"))
-            return survivors.isEmpty ? 0 : 1
+            print(survivors.isEmpty ? "every hand-written mutant is caught by the scenarios that name it" : survivors.joined(separator: "\n"))
+            // The operators, applied to every built-in hook.
+            let results = BuiltInHooks.all().flatMap { OperatorMutants.evaluate(ConformanceSubject(any: $0), scenarios: scenarios) }
+            print("\n\(results.count) operator mutants (\(OperatorMutants.MutationOperator.all.count) operators × \(BuiltInHooks.all().count) built-in hooks)")
+            for result in results {
+                let verdict = result.isKilled ? "killed by \(result.killedBy.prefix(6).joined(separator: " "))\(result.killedBy.count > 6 ? " …" : "")"
+                    : result.isEquivalent ? "equivalent — \(result.equivalence ?? "")" : "SURVIVED"
+                print("  \(result.mutant): \(verdict)")
+            }
+            print(OperatorMutants.scoreTable(results))
+            if let jsonOutput {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let url = URL(fileURLWithPath: jsonOutput).deletingPathExtension().appendingPathExtension("operators.json")
+                try encoder.encode(results).write(to: url)
+                print("Wrote \(url.path)")
+            }
+            let operatorSurvivors = results.filter { !$0.isKilled && !$0.isEquivalent }
+            print("\(Mutants.all.count + results.count) mutants in all: \(Mutants.all.count) hand-written, \(results.count) from operators")
+            return survivors.isEmpty && operatorSurvivors.isEmpty ? 0 : 1
         }
         for report in reports where !report.passed { print("\n" + report.table) }
         return reports.allSatisfy(\.passed) ? 0 : 1

@@ -51,7 +51,7 @@ public enum GestureTracking {
             let interceptor = interceptor.withLock { $0 }
             // The tracker has no original of its own: the recognizer calls the app's
             // targets itself. The combinator still decides and records.
-            interceptor.intercept {
+            interceptor.record {
                 // No app target left: the tap runs no app code, so it is not a click.
                 guard recognizer.targets.contains(where: { $0.action != action && $0.target != nil }) else { return nil }
                 let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
@@ -66,7 +66,7 @@ public enum GestureTracking {
                         actionName: recognizer.targets.first { $0.action != action }?.action.name,
                         gestureKind: recognizer.kind.rawValue),
                     capturedBy: interceptor.capturedBy)
-            } original: {}
+            }
         }
     }
 

@@ -43,9 +43,9 @@ public enum ScreenViewTracking {
     public static func recordOnForeground(of host: ReferenceHost, interceptor: Interceptor) {
         host.addObserver(for: .willEnterForeground) { [weak host] _ in
             guard let visible = host?.visibleController else { return }
-            interceptor.intercept {
+            interceptor.record {
                 ReferenceHostCapture.screenView(of: visible, animated: nil, reason: "foreground", interceptor: interceptor)
-            } original: {}
+            }
         }
     }
 

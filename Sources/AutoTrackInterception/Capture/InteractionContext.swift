@@ -43,6 +43,8 @@ public final class InteractionContext: Sendable {
     public let touches = TouchDeduplicator()
     @usableFromInline let enabled = Atomic<Bool>(true)
     @usableFromInline let counters = Counters()
+    @usableFromInline let mutationStorage = Atomic<UInt8>(0)
+    @usableFromInline let mutationFireCount = Atomic<Int>(0)
     private let elementCollector: ElementProperties
 
     /// One atomic counter per ``InterceptionDiagnostics`` field: counting is on the

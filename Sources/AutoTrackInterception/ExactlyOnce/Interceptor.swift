@@ -97,9 +97,11 @@ public final class Interceptor: Sendable {
         original: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         guard isRecording else {
+            if let mutation = context.activeMutation { return try mutated(mutation, capture: capture, original: original) }
             countSkip()
             return try original()
         }
+        if let mutation = context.activeMutation { return try mutated(mutation, dedupe: dedupe(), capture: capture, original: original) }
         switch dedupe() {
         case .none:
             record(capture)
@@ -121,6 +123,103 @@ public final class Interceptor: Sendable {
                 return try original()
             }
         }
+    }
+
+    /// The combinator with a deliberate defect (mutation testing only).
+    @usableFromInline
+    func mutated<Result, Failure: Error>(
+        _ mutation: InterceptionMutation, dedupe: InterceptionDedupe? = nil,
+        capture: () throws -> Interaction?, original: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let dedupe else {
+            // Not recording: only the operators that ignore the state record anyway.
+            let fires = (mutation == .recordWhileDisabled && hookSwitch.isOn && !context.isEnabled)
+                || (mutation == .recordAfterUninstall && !hookSwitch.isOn)
+            if fires {
+                // The defect bypasses every guard: straight to the sink.
+                context.mutationFired()
+                if let interaction = try? capture() { try? context.sink.receive(interaction) }
+            } else {
+                countSkip()
+            }
+            return try original()
+        }
+        var isNew = true
+        switch dedupe {
+        case .none: break
+        case .touch(let event, let element): isNew = context.touches.isFirstDispatch(event: event, element: element)
+        case .reentrancy(let key):
+            return try context.reentrancy.withKey(key) { (isOutermost: Bool) throws(Failure) -> Result in
+                var isNew = isOutermost
+                if mutation == .ignoreDedupe, !isNew {
+                    context.mutationFired()
+                    isNew = true
+                }
+                return try mutatedCall(mutation, isNew: isNew, capture: capture, original: original)
+            }
+        }
+        if mutation == .ignoreDedupe, !isNew {
+            context.mutationFired()
+            isNew = true
+        }
+        return try mutatedCall(mutation, isNew: isNew, capture: capture, original: original)
+    }
+
+    @usableFromInline
+    func mutatedCall<Result, Failure: Error>(
+        _ mutation: InterceptionMutation, isNew: Bool, capture: () throws -> Interaction?, original: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard isNew else {
+            context.count(.deduplicated)
+            return try original()
+        }
+        // A call with no original: the operators on the original have nothing to change.
+        if Result.self == NoOriginal.self, mutation == .callOriginalTwice || mutation == .recordAfterOriginal {
+            record(capture)
+            return try original()
+        }
+        switch mutation {
+        case .callOriginalTwice:
+            context.mutationFired()
+            record(capture)
+            _ = try original()
+            return try original()
+        case .recordAfterOriginal:
+            context.mutationFired()
+            let result = try original()
+            record(capture)
+            return result
+        case .dedupeEverything:
+            context.mutationFired()
+            context.count(.deduplicated)
+            return try original()
+        case .recordTwice:
+            context.mutationFired()
+            record(capture)
+            record(capture)
+            return try original()
+        case .neverRecord:
+            context.mutationFired()
+            return try original()
+        default:
+            record(capture)
+            return try original()
+        }
+    }
+
+    /// Records one user action that has no original of its own to run — a tracking
+    /// target running beside the app's targets, an observer of the app's lifecycle —
+    /// under the same rules as ``intercept(dedupe:capture:original:)``.
+    @inlinable
+    public func record(dedupe: @autoclosure () -> InterceptionDedupe = .none, capture: () throws -> Interaction?) {
+        _ = intercept(dedupe: dedupe(), capture: capture, original: { NoOriginal() })
+    }
+
+    /// The result of a call that has no original (what ``record(dedupe:capture:)``
+    /// passes the combinator): mutation operators on the original do not apply to it.
+    @usableFromInline
+    struct NoOriginal {
+        @usableFromInline init() {}
     }
 
     /// Counts a call not recorded because tracking is disabled (nothing when the
@@ -162,6 +261,10 @@ public final class Interceptor: Sendable {
         _ argument: Value, preparedBy prepare: (Value) throws -> Value, original: (Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         guard hookSwitch.isOn else { return try original(argument) }
+        if context.activeMutation == .skipPreparation {
+            context.mutationFired()
+            return try original(argument)
+        }
         let prepared: Value
         do {
             prepared = try prepare(argument)
@@ -183,6 +286,10 @@ public final class Interceptor: Sendable {
         original: () throws(Failure) -> Result, then followUp: (Result) throws -> Result
     ) throws(Failure) -> Result {
         let result = try original()
+        if context.activeMutation == .skipFollowUp {
+            context.mutationFired()
+            return result
+        }
         do {
             return try followUp(result)
         } catch {
