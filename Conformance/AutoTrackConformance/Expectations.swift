@@ -18,7 +18,8 @@ public func expectConformance(
     guard scenario.applies(to: subject.point) else { return }
     let outcome = Conformance.run(scenario, against: subject)
     for violation in outcome.violations {
-        Issue.record(Comment(rawValue: "\(subject.name): \(violation)"), sourceLocation: sourceLocation)
+        let details = (["reproduces: \(violation.failure)"] + violation.transcript).joined(separator: "\n  ")
+        Issue.record(Comment(rawValue: "\(subject.name): \(violation)\n  \(details)"), sourceLocation: sourceLocation)
     }
     if let error = outcome.error {
         Issue.record(Comment(rawValue: "\(subject.name): \(scenario.id) could not run: \(error)"), sourceLocation: sourceLocation)

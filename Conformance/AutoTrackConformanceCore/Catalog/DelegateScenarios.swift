@@ -15,9 +15,10 @@ enum DelegateScenarios {
         }
     }
 
-    static func delegate(_ run: ScenarioRun, _ className: String = "MyTableDelegate", key: String = "delegate") throws -> RuntimeObject {
+    /// A delegate of `className`, kept alive for the run.
+    static func delegate(_ run: ScenarioRun, _ className: String = "MyTableDelegate") throws -> RuntimeObject {
         let object = try run.runtime.allocate(try run.host.lookUpClass(className))
-        run.objects[key] = object
+        run.keepAlive(object)
         return object
     }
 
@@ -50,13 +51,13 @@ enum DelegateScenarios {
     static func rxProxy(_ run: ScenarioRun, forwardingTo target: RuntimeObject) throws -> RuntimeObject {
         let proxy = try run.runtime.allocate(try rxProxyClass(run))
         run.runtime.setAssociatedObject(target, for: AssociationKey("rx.forward"), on: proxy, policy: .assign)
-        run.objects["rx"] = proxy
+        run.keepAlive(proxy)
         return proxy
     }
 
     static let all: [Scenario] = [
         scenario("DS-01", "a delegate subclass whose didSelect calls super", "Both the subclass and its superclass hooked: two clicks per selection (seed 000/001).", [.oneInteraction, .originalOnce]) { run in
-            let superDelegate = try delegate(run, key: "super")
+            let superDelegate = try delegate(run)
             _ = PointFixture.makeTable(run, delegate: superDelegate) // hooks the superclass too
             let table = PointFixture.makeTable(run, delegate: try delegate(run, "MySubTableDelegate"))
             try select(run, 3, in: table)
@@ -67,7 +68,7 @@ enum DelegateScenarios {
             let inheriting = try run.runtime.lookUpClass("InheritingDelegate")
                 ?? run.runtime.defineClass("InheritingDelegate", superclass: try run.host.lookUpClass("MyTableDelegate"))
             let object = try run.runtime.allocate(inheriting)
-            run.objects["delegate"] = object
+            run.keepAlive(object)
             let table = PointFixture.makeTable(run, delegate: object)
             try select(run, 1, in: table)
             run.expectCounts(original: "delegate select 0:1", originals: 1, interactions: 1)
@@ -98,7 +99,7 @@ enum DelegateScenarios {
                 (ListSelectors.scrollViewDidScroll, "v@:@", Implementation("scroll") { _ in log.record("scroll"); return .void }),
             ])
             let app = try run.runtime.allocate(cls)
-            run.objects["delegate"] = app
+            run.keepAlive(app)
             let table = PointFixture.makeTable(run, delegate: app, rows: 4)
             try run.host.driver.scroll(table, by: 40)
             run.expect(.transparency, "heightForRow calls", expected: 4, observed: log.count("height"))
@@ -112,9 +113,9 @@ enum DelegateScenarios {
             run.expectCounts(original: "delegate select 0:1", originals: 0, interactions: 0)
         },
         scenario("DS-07", "the delegate changed, then reset", "Clicks still attributed to (or only to) the first delegate after a change.", [.oneInteraction, .originalOnce]) { run in
-            let first = try delegate(run, key: "first")
+            let first = try delegate(run)
             let table = PointFixture.makeTable(run, delegate: first)
-            table.setDelegate(try delegate(run, "MySubTableDelegate", key: "second"))
+            table.setDelegate(try delegate(run, "MySubTableDelegate"))
             try select(run, 2, in: table)
             table.setDelegate(first)
             try select(run, 3, in: table)
@@ -172,7 +173,7 @@ enum DelegateScenarios {
                 }),
             ])
             let object = try run.runtime.allocate(cls)
-            run.objects["delegate"] = object
+            run.keepAlive(object)
             let table = PointFixture.makeTable(run, delegate: object)
             try select(run, 3, in: table)
             run.expect(.recordThenForward, "snapshot content", expected: "Row 3", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
@@ -209,8 +210,8 @@ enum DelegateScenarios {
             run.expect(.transparency, "reported class", expected: "MyTableDelegate", observed: (try run.runtime.reportedClass(of: app))?.name ?? "none")
         },
         scenario("DS-16", "two delegates of one class on two lists", "Object-level hooks applied to the first instance only.", [.oneInteraction]) { run in
-            let first = PointFixture.makeTable(run, delegate: try delegate(run, key: "a"))
-            let second = PointFixture.makeTable(run, delegate: try delegate(run, key: "b"))
+            let first = PointFixture.makeTable(run, delegate: try delegate(run))
+            let second = PointFixture.makeTable(run, delegate: try delegate(run))
             try select(run, 1, in: first)
             try select(run, 2, in: second)
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
@@ -226,7 +227,7 @@ enum DelegateScenarios {
         scenario("DS-18", "a delegate without didSelect", "Adding didSelect to delegates that lacked it changes UIKit's behaviour (selection now calls app code).", [.transparency]) { run in
             let plain = try run.runtime.lookUpClass("PlainDelegate") ?? run.runtime.defineClass("PlainDelegate")
             let object = try run.runtime.allocate(plain)
-            run.objects["delegate"] = object
+            run.keepAlive(object)
             let table = PointFixture.makeTable(run, delegate: object)
             try select(run, 1, in: table)
             run.expect(.transparency, "didSelect answer", expected: false, observed: table.delegateResponds[ListSelectors.tableDidSelect] ?? true)

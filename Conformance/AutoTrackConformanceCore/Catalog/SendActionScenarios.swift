@@ -28,7 +28,7 @@ enum SendActionScenarios {
             for target in targets { try button.addTarget(target, action: "buyTapped:", for: .touchUpInside) }
             try run.host.driver.tap(button)
             run.expectCounts(original: "buy", originals: 3, interactions: 1)
-            run.objects["targets"] = targets as AnyObject
+            run.keepAlive(targets as AnyObject)
         },
         scenario("SA-02", "a UIButton subclass overriding sendAction:to:forEvent: and calling super", "Hooks on the subclass and on UIControl both firing: two clicks per tap.", [.oneInteraction, .originalOnce]) { run in
             let log = run.log
@@ -57,7 +57,7 @@ enum SendActionScenarios {
             try button.addTarget(target, action: "growingHookTouch_onClick:", for: .touchUpInside)
             try run.host.driver.tap(button)
             run.expectCounts(original: "growing", originals: 1, interactions: 0)
-            run.objects["target"] = target
+            run.keepAlive(target)
         },
         scenario("SA-04", "a private system action", "UIKit's underscore actions (`_searchFieldBeginEditing`) flood the data with non-clicks (seed 004).", [.filters, .originalOnce]) { run in
             try run.host.driver.type("a", into: run.app.searchField)
@@ -96,7 +96,7 @@ enum SendActionScenarios {
             }
             run.expect(.failOpen, "calls of the original", expected: 1, observed: log.all.filter { $0.hasPrefix("original ") }.count)
             run.expect(.oneInteraction, "interactions", expected: 0, observed: run.clicks)
-            run.objects["target"] = target
+            run.keepAlive(target)
         },
         scenario("SA-07", "an action that taps another control (re-entrant original)", "A re-entrancy guard that is too wide swallows the second, genuine click.", [.oneInteraction, .recordThenForward]) { run in
             let log = run.log
@@ -115,7 +115,7 @@ enum SendActionScenarios {
             try outer.addTarget(target, action: "outer:", for: .touchUpInside)
             try run.host.driver.tap(outer)
             run.expect(.recordThenForward, "order", expected: ["click", "outer", "click", "edit"], observed: log.all)
-            run.objects["target"] = target
+            run.keepAlive(target)
         },
         scenario("SA-08", "a switch: touch-down, value-changed and touch-up in one touch", "Controls firing several events per touch count several clicks.", [.oneInteraction]) { run in
             let log = run.log

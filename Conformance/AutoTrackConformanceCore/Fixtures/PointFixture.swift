@@ -33,11 +33,11 @@ public struct PointFixture: Sendable {
             let button = run.host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
-            run.objects["button"] = button
+            run.preparedAction = { run in try run.host.driver.tap(button) }
             try run.app.launch()
             run.resetCounts()
         },
-        trigger: { run in try run.host.driver.tap(run.objects["button"] as! ControlObject) },
+        trigger: { run in try run.preparedAction?(run) },
         original: "buy")
 
     static let gesture = PointFixture(
@@ -45,11 +45,11 @@ public struct PointFixture: Sendable {
             let image = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
             run.app.listScreen.view.addSubview(image)
             image.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
-            run.objects["image"] = image
+            run.preparedAction = { run in try run.host.driver.tap(gesturesOn: image) }
             try run.app.launch()
             run.resetCounts()
         },
-        trigger: { run in try run.host.driver.tap(gesturesOn: run.objects["image"] as! ViewObject) },
+        trigger: { run in try run.preparedAction?(run) },
         original: "banner tap")
 
     static let alertAction = PointFixture(
@@ -68,12 +68,14 @@ public struct PointFixture: Sendable {
         prepare: { run in
             let delegate = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
             let table = makeTable(run, delegate: delegate)
-            run.objects["delegate"] = delegate
-            run.objects["table"] = table
+            run.preparedAction = { run in
+                withExtendedLifetime(delegate) {}
+                try run.host.driver.select(IndexPath(row: 2, section: 0), in: table)
+            }
             try run.app.launch()
             run.resetCounts()
         },
-        trigger: { run in try run.host.driver.select(IndexPath(row: 2, section: 0), in: run.objects["table"] as! ListViewObject) },
+        trigger: { run in try run.preparedAction?(run) },
         original: "delegate select 0:2")
 
     static let screenView = PointFixture(

@@ -29,9 +29,11 @@ public final class ScenarioRun: @unchecked Sendable {
     public let context: InteractionContext
     /// The handles of installations made through ``install()``.
     public private(set) var handles: [HookHandle] = []
-    /// Fixture objects by name, kept alive for the run (targets and delegates are held
-    /// weakly by the host, as by UIKit).
-    public var objects: [String: AnyObject] = [:]
+    /// Objects kept alive for the run (targets and delegates are held weakly by the
+    /// host, as by UIKit); never read back.
+    private var retained: [AnyObject] = []
+    /// The user action the point's fixture prepared, holding its objects (typed).
+    var preparedAction: (@Sendable (ScenarioRun) throws -> Void)?
     private(set) var violations: [Violation] = []
 
     init(
@@ -50,6 +52,9 @@ public final class ScenarioRun: @unchecked Sendable {
     public func variant(sink: (any InteractionSink)? = nil, exclusions: TrackingExclusions = .standard) throws -> ScenarioRun {
         try ScenarioRun(scenario: scenario, subject: subject, sink: sink, exclusions: exclusions)
     }
+
+    /// Keeps `objects` alive until the run ends.
+    public func keepAlive(_ objects: AnyObject...) { retained += objects }
 
     /// The text of a string property, or `none`.
     public func text(_ value: PropertyValue?) -> String {
@@ -100,8 +105,10 @@ public final class ScenarioRun: @unchecked Sendable {
     /// Records a violation of `rule` when `observed` differs from `expected`.
     public func expect<T: Equatable>(_ rule: ContractRule, _ measure: String, expected: T, observed: T) {
         guard expected != observed else { return }
+        let transcript = log.all.suffix(30).map { "log: \($0)" } + log.calls.suffix(20).map { "call: \($0)" }
         violations.append(Violation(
-            scenarioID: scenario.id, rule: rule, measure: measure, expected: "\(expected)", observed: "\(observed)"))
+            scenarioID: scenario.id, rule: rule, measure: measure, expected: "\(expected)", observed: "\(observed)",
+            failure: scenario.failure, transcript: transcript))
     }
 
     /// Records a violation of `rule` when `condition` is false.

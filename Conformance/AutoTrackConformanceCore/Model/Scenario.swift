@@ -44,6 +44,11 @@ public struct Violation: Hashable, Sendable, Codable, CustomStringConvertible {
     public var expected: String
     /// The observed value.
     public var observed: String
+    /// The real-world failure the scenario reproduces.
+    public var failure: String = ""
+    /// What the app's originals did up to the check — log entries (`click` for each
+    /// interaction) and the calls the originals received — the evidence to read.
+    public var transcript: [String] = []
 
     /// `DS-07 rule 2: one interaction — interactions: expected 1, observed 2`.
     public var description: String {

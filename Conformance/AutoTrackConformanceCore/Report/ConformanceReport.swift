@@ -39,6 +39,8 @@ public struct ConformanceReport: Hashable, Sendable, Codable {
             lines.append("  \(outcome.passed ? "pass" : "FAIL")  \(outcome.scenarioID)  \(outcome.title)")
             for violation in outcome.violations {
                 lines.append("          \(violation.rule) — \(violation.measure): expected \(violation.expected), observed \(violation.observed)")
+                if !violation.failure.isEmpty { lines.append("          reproduces: \(violation.failure)") }
+                for line in violation.transcript { lines.append("            \(line)") }
             }
             if let error = outcome.error { lines.append("          error: \(error)") }
         }
@@ -64,7 +66,8 @@ public enum JUnitReport {
                 } else {
                     lines.append(#"    <testcase classname="\#(escape(report.subject))" name="\#(name)">"#)
                     let message = (outcome.violations.map(\.description) + (outcome.error.map { ["error: \($0)"] } ?? [])).joined(separator: "\n")
-                    lines.append(#"      <failure message="\#(escape(message))">\#(escape(message))</failure>"#)
+                    let details = outcome.violations.flatMap { ["reproduces: \($0.failure)"] + $0.transcript }.joined(separator: "\n")
+                    lines.append(#"      <failure message="\#(escape(message))">\#(escape(message + "\n" + details))</failure>"#)
                     lines.append("    </testcase>")
                 }
             }

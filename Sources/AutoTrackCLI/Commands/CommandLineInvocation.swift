@@ -1,4 +1,6 @@
+import AutoTrackConformanceCore
 import AutoTrackEvents
+import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackSerialization
 import Foundation
@@ -37,7 +39,7 @@ enum CommandLineInvocation {
           autotrack version                       Print the library version.
           autotrack bench <group> [--json FILE]   Run a benchmark group (use a release build:
                                                   swift run -c release autotrack bench <group>).
-          autotrack conformance [--json FILE] [--junit FILE] [--mutants]
+          autotrack conformance [--json FILE] [--junit FILE] [--scenario ID]… [--point P] [--mutants]
                                                   Run the conformance catalog against every built-in hook
                                                   (or the kit's mutants) and print the matrix.
           autotrack snapshot [--screen S] [--style slash|hubble]
@@ -163,21 +165,35 @@ enum CommandLineInvocation {
         var json: String?
         var junit: String?
         var mutants = false
+        var scenarioIDs: Set<String> = []
+        var point: InterceptionPoint?
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
             case "--mutants":
                 mutants = true
                 index += 1
-            case "--json", "--junit":
-                guard index + 1 < arguments.count else { throw UsageError(message: "'\(arguments[index])' needs a file path") }
-                if arguments[index] == "--json" { json = arguments[index + 1] } else { junit = arguments[index + 1] }
+            case "--json", "--junit", "--scenario", "--point":
+                guard index + 1 < arguments.count else { throw UsageError(message: "'\(arguments[index])' needs a value") }
+                let value = arguments[index + 1]
+                switch arguments[index] {
+                case "--json": json = value
+                case "--junit": junit = value
+                case "--scenario":
+                    guard ScenarioCatalog.scenario(value) != nil else { throw UsageError(message: "unknown scenario '\(value)' (ids such as GEN-01, SA-L4, DS-T2)") }
+                    scenarioIDs.insert(value)
+                default:
+                    guard let parsed = InterceptionPoint(rawValue: value) else {
+                        throw UsageError(message: "unknown point '\(value)' (known: \(InterceptionPoint.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    point = parsed
+                }
                 index += 2
             default:
                 throw UsageError(message: "unknown option '\(arguments[index])' for 'conformance'")
             }
         }
-        return .conformance(ConformanceCommand(jsonOutput: json, junitOutput: junit, mutants: mutants))
+        return .conformance(ConformanceCommand(jsonOutput: json, junitOutput: junit, mutants: mutants, scenarioIDs: scenarioIDs, point: point))
     }
 
     private static func parseSnapshot(_ arguments: [String]) throws(UsageError) -> CommandLineInvocation {

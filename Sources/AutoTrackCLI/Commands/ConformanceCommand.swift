@@ -1,5 +1,6 @@
 import AutoTrackConformanceCore
 import AutoTrackHooks
+import AutoTrackInterception
 import Foundation
 
 /// `autotrack conformance`: the catalog against every built-in hook (or, with
@@ -8,12 +9,17 @@ struct ConformanceCommand {
     let jsonOutput: String?
     let junitOutput: String?
     let mutants: Bool
+    /// Only these scenarios (all when empty).
+    var scenarioIDs: Set<String> = []
+    /// Only hooks at this point.
+    var point: InterceptionPoint?
 
     /// Prints the matrix and returns the exit status: 0 when every built-in hook passes
     /// (or, with `--mutants`, when every mutant is caught by the scenarios naming it).
     func run() throws -> Int32 {
-        let subjects = mutants ? Mutants.all.map(\.subject) : BuiltInHooks.all().map { ConformanceSubject(any: $0) }
-        let scenarios = ScenarioCatalog.all
+        let subjects = (mutants ? Mutants.all.map(\.subject) : BuiltInHooks.all().map { ConformanceSubject(any: $0) })
+            .filter { point == nil || $0.point == point }
+        let scenarios = ScenarioCatalog.all.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
         let reports = subjects.map { Conformance.evaluate($0, scenarios: scenarios) }
         print(mutants ? "Mutant kill matrix (FAIL = the scenario caught the mutant)" : "Conformance of the built-in hooks")
         print(ConformanceMatrix.text(reports, scenarios: scenarios))
@@ -29,13 +35,14 @@ struct ConformanceCommand {
         }
         if mutants {
             var survivors: [String] = []
-            for (mutant, report) in zip(Mutants.all, reports) {
+            for (mutant, report) in zip(Mutants.all.filter { point == nil || $0.subject.point == point }, reports) where scenarioIDs.isEmpty {
                 let missed = Set(mutant.caughtBy).subtracting(report.failedScenarioIDs)
                 if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.sorted().joined(separator: ", "))") }
             }
             print(survivors.isEmpty ? "every hand-written mutant is caught by the scenarios that name it" : survivors.joined(separator: "\n"))
             // The operators, applied to every built-in hook.
-            let results = BuiltInHooks.all().flatMap { OperatorMutants.evaluate(ConformanceSubject(any: $0), scenarios: scenarios) }
+            let results = BuiltInHooks.all().filter { point == nil || $0.point == point }
+                .flatMap { OperatorMutants.evaluate(ConformanceSubject(any: $0), scenarios: scenarios) }
             print("\n\(results.count) operator mutants (\(OperatorMutants.MutationOperator.all.count) operators × \(BuiltInHooks.all().count) built-in hooks)")
             for result in results {
                 let verdict = result.isKilled ? "killed by \(result.killedBy.prefix(6).joined(separator: " "))\(result.killedBy.count > 6 ? " …" : "")"
