@@ -83,21 +83,10 @@ package enum PrivateFiles {
 
     /// The whole file, or `nil` when it cannot be read.
     package static func read(_ path: String) -> [UInt8]? {
-        #if canImport(Glibc)
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        #else
-        let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC)
-        #endif
-        guard descriptor >= 0 else { return nil }
-        defer { closeDescriptor(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if count < 0 { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        // Read past the size seen, in case the file grew: stop at the end.
+        return read(path, offset: 0, count: Int(status.st_size) + 4096)
     }
 
     /// `count` bytes at `offset`, or fewer when the file is shorter; `nil` when it
