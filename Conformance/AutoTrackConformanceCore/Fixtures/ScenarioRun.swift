@@ -43,6 +43,7 @@ public final class ScenarioRun: @unchecked Sendable {
         self.scenario = scenario
         self.subject = subject
         app = try SampleApp()
+        app.log.keepsCalls = true
         self.sink = RecordingSink(log: app.log)
         context = InteractionContext(sink: sink ?? self.sink, exclusions: exclusions)
     }

@@ -12,9 +12,18 @@ public final class AppLog: Sendable {
         var ordinals: [ObjectIdentifier: Int] = [:]
     }
     private let state = Mutex(State())
+    private let recordsCalls = Atomic<Bool>(false)
 
     /// Creates an empty log.
     public init() {}
+
+    /// Whether ``record(_:selector:receiver:arguments:)`` also keeps the call (off by
+    /// default: describing arguments costs more than the originals themselves, which
+    /// benchmarks would measure). The conformance kit turns it on.
+    public var keepsCalls: Bool {
+        get { recordsCalls.load(ordering: .relaxed) }
+        set { recordsCalls.store(newValue, ordering: .relaxed) }
+    }
 
     /// Records an entry.
     public func record(_ entry: String) { state.withLock { $0.entries.append(entry) } }
@@ -24,6 +33,10 @@ public final class AppLog: Sendable {
     /// app sees) and the order in which the log first saw them (`UIButton#2`), so two
     /// runs of the same actions read the same — unless a different object was passed.
     public func record(_ entry: String, selector: String, receiver: RuntimeObject, arguments: [RuntimeValue]) {
+        guard keepsCalls else {
+            record(entry)
+            return
+        }
         // Class names first, outside the lock: `-class` is a message a hook may wrap.
         let values = [RuntimeValue.object(receiver)] + arguments
         let classNames = values.map { value -> String? in
