@@ -92,7 +92,10 @@ let package = Package(
         // Sample support: the scripted session of the demo and the end-to-end tests.
         .target(
             name: "AutoTrackSampleSession",
-            dependencies: ["AutoTrack", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI", "AutoTrackEvents"],
+            dependencies: [
+                "AutoTrack", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI", "AutoTrackEvents", "AutoTrackProperties",
+                "AutoTrackSerialization",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -147,6 +150,12 @@ let package = Package(
                 "AutoTrackInterception", "AutoTrackProperties", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI",
                 "AutoTrackRuntime", "AutoTrackSerialization",
             ],
+            swiftSettings: strictSettings
+        ),
+        // The command line: the inspect page in a real browser.
+        .testTarget(
+            name: "AutoTrackCLITests",
+            dependencies: ["AutoTrackSampleSession"],
             swiftSettings: strictSettings
         ),
         // Hooks written as a third party would, from the public API only.

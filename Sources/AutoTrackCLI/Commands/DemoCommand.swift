@@ -15,6 +15,10 @@ struct DemoCommand {
     let outputDirectory: String?
     let endpoint: String?
     let wireFormat: CollectorWireFormat
+    /// Print every event as pretty JSON (for scripts) instead of one line per event.
+    var printsJSON = false
+    /// Also write the inspect page with this session's clicks as a heat map.
+    var writesInspectPage = false
 
     func run() throws -> Int32 {
         let directory = outputDirectory.map { URL(fileURLWithPath: $0) }
@@ -28,6 +32,8 @@ struct DemoCommand {
             ?? .localFile(output)
         let pretty = EventJSONEncoder(layout: .pretty, dateOffsetSeconds: TimeZone.current.secondsFromGMT())
         let printed = Mutex(0)
+        let tally = Mutex<[(name: String, screen: String)]>([])
+        let printsJSON = printsJSON
         let configuration = TrackerConfiguration(
             storeDirectory: directory.appendingPathComponent("store"),
             device: .current(appVersion: "1.0", screenWidth: 390, screenHeight: 844),
@@ -36,7 +42,16 @@ struct DemoCommand {
             dateOffsetSeconds: TimeZone.current.secondsFromGMT(),
             eventObserver: { event in
                 printed.withLock { $0 += 1 }
-                print(pretty.encodeToString(event))
+                var screen = "—"
+                if case .string(let name)? = event.properties["$screen_name"] { screen = name }
+                tally.withLock { $0.append((event.name.rawValue, screen)) }
+                if printsJSON {
+                    print(pretty.encodeToString(event))
+                } else {
+                    var detail = ""
+                    if case .string(let content)? = event.properties["$element_content"] { detail = " \"\(content)\"" }
+                    print("  \(event.name.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(screen)\(detail)")
+                }
             })
         let tracker = try Tracker(configuration: configuration)
         // As an app does: start the SDK first, then build the UI.
@@ -52,6 +67,12 @@ struct DemoCommand {
         let report = tracker.flush()
         tracker.shutdown()
         let diagnostics = tracker.diagnostics
+        print("\n" + Self.summary(tally.withLock { $0 }))
+        var inspectLine = "Look at the screens and where the clicks went: swift run autotrack inspect --out DIR --events \(output.path)"
+        if writesInspectPage, endpoint == nil {
+            let page = try InspectCommand.write(to: directory.appendingPathComponent("inspect"), events: output)
+            inspectLine = "inspect:   file://\(page.path) (this session's clicks as a heat map)"
+        }
         print("""
 
             \(printed.withLock { $0 }) events: \(diagnostics.queued) queued, \(report.delivered) delivered now (\(diagnostics.delivered) in all), \
@@ -60,9 +81,30 @@ struct DemoCommand {
             \(report.rejectionReasons.isEmpty ? "" : "\nrejected: " + report.rejectionReasons.joined(separator: "; "))
             queue:     \(directory.appendingPathComponent("store/queue").path)
             delivered: \(endpoint ?? output.path)
+            \(inspectLine)
             """)
         return report.deferred ? 1 : 0
     }
+}
+
+extension DemoCommand {
+    /// Events per type and per screen, as a small table.
+    static func summary(_ events: [(name: String, screen: String)]) -> String {
+        let names = events.reduce(into: [String: Int]()) { $0[$1.name, default: 0] += 1 }.sorted { $0.key < $1.key }
+        let screens = events.reduce(into: [String: Int]()) { $0[$1.screen, default: 0] += 1 }.sorted { $0.key < $1.key }
+        var lines = ["events by type                 events by screen"]
+        for row in 0..<max(names.count, screens.count) {
+            let left = row < names.count ? "  \(String(names[row].value).leftPadded(3))  \(names[row].key)" : ""
+            let right = row < screens.count ? "  \(String(screens[row].value).leftPadded(3))  \(screens[row].key)" : ""
+            lines.append(left.padding(toLength: 31, withPad: " ", startingAt: 0) + right)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// Padded with spaces on the left to `width`.
+    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
 
 /// `autotrack queue-writer --dir D --count N`: appends numbered records to a durable

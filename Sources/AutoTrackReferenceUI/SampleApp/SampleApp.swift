@@ -186,6 +186,7 @@ public final class SampleApp {
             }
             content.subviews[0].text = indexPath.section == 0 ? "CELL" : "Item \(indexPath.section)-\(indexPath.row)"
         })
+        table.frame = Rect(x: 0, y: 208, width: 390, height: 636)
         root.addSubview(table)
         table.setDelegate(listScreen)
         table.reloadData()
@@ -197,6 +198,7 @@ public final class SampleApp {
             if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
             content.subviews[0].text = "Tile \(indexPath.item)"
         })
+        collection.frame = Rect(x: 0, y: 88, width: 390, height: 756)
         collectionScreen.view.addSubview(collection)
         collection.setDelegate(collectionScreen)
         collection.reloadData()

@@ -1,0 +1,134 @@
+import AutoTrackEvents
+/// AutoTrackProperties: `DeviceInfo` appears in this file's public API.
+public import AutoTrackProperties
+import AutoTrackReferenceUI
+import AutoTrackSerialization
+
+/// The sample app's screens as a person picking elements (圈选) sees them: every
+/// visible element of the window at its frame in window coordinates, with its type,
+/// content, both path styles, both ids and the `$AppClick` it would produce.
+public struct ScreenInspection: Sendable, Codable {
+    /// A screen of the sample app that can be inspected.
+    public enum ScreenChoice: String, CaseIterable, Sendable, Codable {
+        /// The product list (the launch screen).
+        case list
+        /// The collection of tiles.
+        case collection
+        /// Settings: a switch, segments, text fields, a search field.
+        case settings
+        /// The page container.
+        case pages
+        /// The leave-group alert over the list.
+        case alert
+    }
+
+    /// One element as drawn.
+    public struct ElementInfo: Sendable, Codable, Hashable {
+        /// The type the app sees.
+        public var type: String
+        /// `$element_content`, when it has one.
+        public var content: String?
+        /// The frame in window coordinates.
+        public var x: Double, y: Double, width: Double, height: Double
+        /// Depth in the view tree (0: the window).
+        public var depth: Int
+        /// Whether the view has no subviews (containers show their content in the panel
+        /// only, not drawn over their children).
+        public var isLeaf: Bool
+        /// Whether the view has no frame of its own (the reference host lays out no
+        /// lists or root views) and was placed for display: filling its superview, or
+        /// in its list's rows or grid.
+        public var laidOutForDisplay: Bool
+        /// The slash-style path and id.
+        public var slashPath: String, slashID: String
+        /// The HubbleData-style path and id.
+        public var hubblePath: String, hubbleID: String
+        /// The pretty `$AppClick` JSON a tap on it would produce (slash paths).
+        public var click: String
+    }
+
+    /// One screen: its name, title and elements, in drawing order.
+    public struct ScreenInfo: Sendable, Codable, Hashable {
+        /// The screen choice.
+        public var choice: String
+        /// `$screen_name`.
+        public var screenName: String
+        /// `$title`.
+        public var title: String?
+        /// The window's size.
+        public var width: Double, height: Double
+        /// The elements.
+        public var elements: [ElementInfo]
+    }
+
+    /// Every screen.
+    public var screens: [ScreenInfo]
+
+    /// Builds the screens, each in a fresh sample app, with the given device for the
+    /// clicks' preset properties.
+    public static func make(device: DeviceInfo = .current(appVersion: "1.0", screenWidth: 390, screenHeight: 844)) throws -> ScreenInspection {
+        ScreenInspection(screens: try ScreenChoice.allCases.map { try screen($0, device: device) })
+    }
+
+    /// One screen of a fresh sample app.
+    public static func screen(_ choice: ScreenChoice, device: DeviceInfo) throws -> ScreenInfo {
+        let app = try SampleApp()
+        try app.launch()
+        let driver = app.host.driver
+        switch choice {
+        case .list: break
+        case .collection: try driver.push(app.collectionScreen, on: app.navigation)
+        case .settings: try driver.push(app.settingsScreen, on: app.navigation)
+        case .pages: try driver.push(app.pagesScreen, on: app.navigation)
+        case .alert: try driver.present(try app.makeAlert(), from: app.listScreen)
+        }
+        let visible = app.host.visibleController
+        let slash = ClickProperties(device: device)
+        let encoder = EventJSONEncoder(layout: .pretty)
+        var elements: [ElementInfo] = []
+        // The window's tree, each view's frame offset by its ancestors'.
+        let window = app.host.screenBounds
+        var stack: [(ViewObject, Double, Double, Double, Double, Int)] = [(app.host.window, 0, 0, window.width, window.height, 0)]
+        while let (view, originX, originY, parentWidth, parentHeight, depth) = stack.popLast() {
+            guard !view.isHidden, view.alpha > 0 else { continue }
+            let (frame, laidOut) = displayFrame(of: view, parentWidth: parentWidth, parentHeight: parentHeight)
+            let x = originX + frame.origin.x, y = originY + frame.origin.y
+            if depth > 0 {
+                let slashIdentity = ElementIdentity(of: view, style: .slash)
+                let hubbleIdentity = ElementIdentity(of: view, style: .hubble)
+                let properties = slash.collect(for: view)
+                let event = Event(
+                    id: EventID(truncatingBits: 1), name: .appClick, time: Timestamp(millisecondsSince1970: 1_700_000_000_000),
+                    identity: .anonymous("inspect"), properties: properties)
+                var content: String?
+                if case .string(let text)? = properties["$element_content"] { content = text }
+                elements.append(ElementInfo(
+                    type: view.typeName, content: content, x: x, y: y, width: frame.width, height: frame.height, depth: depth,
+                    isLeaf: view.subviews.isEmpty, laidOutForDisplay: laidOut,
+                    slashPath: slashIdentity.path.text, slashID: slashIdentity.elementID,
+                    hubblePath: hubbleIdentity.path.text, hubbleID: hubbleIdentity.elementID,
+                    click: encoder.encodeToString(event)))
+            }
+            for child in view.subviews.reversed() { stack.append((child, x, y, frame.width, frame.height, depth + 1)) }
+        }
+        return ScreenInfo(
+            choice: choice.rawValue, screenName: visible?.typeName ?? "none", title: visible?.title,
+            width: app.host.screenBounds.width, height: app.host.screenBounds.height, elements: elements)
+    }
+
+    /// The view's frame, or — when it has none — one for display: a table row (44
+    /// points), a collection tile (a third of the width, 120 points), or its superview's
+    /// bounds.
+    static func displayFrame(of view: ViewObject, parentWidth: Double, parentHeight: Double) -> (Rect, Bool) {
+        if view.frame.width > 0, view.frame.height > 0 { return (view.frame, false) }
+        if let cell = view as? CellObject, let list = cell.list, let indexPath = list.indexPath(for: cell) {
+            if list.role == .table {
+                let rowsBefore = (list.content?.rowsPerSection.prefix(indexPath.section).reduce(0, +) ?? 0) + indexPath.row
+                return (Rect(x: 0, y: Double(rowsBefore) * 44, width: parentWidth, height: 44), true)
+            }
+            let width = parentWidth / 3
+            return (Rect(x: Double(indexPath.item % 3) * width, y: Double(indexPath.item / 3) * 120, width: width, height: 120), true)
+        }
+        return (Rect(x: 0, y: 0, width: parentWidth, height: parentHeight), true)
+    }
+}
