@@ -47,6 +47,9 @@ public enum ScriptedSession {
         Step(description: "choose the Dark theme", expectedEvents: ["$AppClick"]) { app, _ in
             try app.host.driver.select(segment: 1, of: app.themeSegments)
         },
+        Step(description: "tap Share (a button wired with a closure, UIAction)", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.tap(app.shareButton)
+        },
         Step(description: "type a name and a password (never captured)", expectedEvents: []) { app, _ in
             try app.host.driver.type("Ann", into: app.nameField)
             try app.host.driver.type("secret", into: app.passwordField)

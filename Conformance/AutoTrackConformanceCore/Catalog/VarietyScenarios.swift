@@ -64,6 +64,32 @@ enum VarietyScenarios {
             run.expectCounts(original: "buy", originals: 1, interactions: 1)
             run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count("edit"))
         },
+        scenario("SA-V4", .sendAction, "a button wired with a closure (UIAction) and a target-action", "Closure-wired buttons (UIAction, menus, primary actions) produce no click at all, or one per action.", [.oneInteraction, .originalOnce]) { run in
+            try run.install()
+            let button = run.host.makeControl("UIButton", title: "Share", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            run.app.listScreen.view.addSubview(button)
+            let log = run.log
+            try button.addAction(title: "share", for: .touchUpInside) { _ in log.record("share") }
+            try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
+            try run.app.launch()
+            run.resetCounts()
+            try run.host.driver.tap(button)
+            run.expectCounts(original: "share", originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of buy", expected: 1, observed: run.log.count("buy"))
+            run.expect(.oneInteraction, "the clicked element", expected: "Share", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
+        },
+        scenario("SA-V5", .sendAction, "a closure action only, tapped, then sent by code", "Closure actions lost; or code-driven sends of them recorded as user clicks.", [.oneInteraction, .originalOnce, .filters]) { run in
+            try run.install()
+            let button = run.host.makeControl("UIButton", title: "Menu", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            run.app.listScreen.view.addSubview(button)
+            let log = run.log
+            try button.addAction(title: "menu", for: .touchUpInside) { _ in log.record("menu") }
+            try run.app.launch()
+            run.resetCounts()
+            try run.host.driver.tap(button)
+            try run.runtime.send(button, "sendActionsForControlEvents:", [.int(ControlEvents.touchUpInside.rawValue)])
+            run.expectCounts(original: "menu", originals: 2, interactions: 1)
+        },
         scenario("SA-R1", .sendAction, "the application-level send answers its BOOL unchanged", "A wrapper returning void (or YES) for `sendAction:to:from:forEvent:` breaks callers that check whether the action was handled.", [.originalOnce, .transparency]) { run in
             @Sendable func answers(_ run: ScenarioRun) throws -> [String] {
                 try run.app.launch()

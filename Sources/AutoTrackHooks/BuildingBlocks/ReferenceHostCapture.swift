@@ -1,5 +1,6 @@
 import AutoTrackEvents
-/// AutoTrackInterception: `Interaction`, `InteractionContext`, `InteractionKey`, `Interceptor` appear in this file's public API.
+import AutoTrackModelBackend
+/// AutoTrackInterception: `HookError`, `HookHandle`, `Interaction`, `InteractionContext`, `InteractionKey`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
 /// AutoTrackProperties: `ScreenNode` appears in this file's public API.
 public import AutoTrackProperties
@@ -53,6 +54,14 @@ public enum ReferenceHostCapture {
                 sender: message.receiver, action: arguments.first, event: arguments.count > 2 ? arguments[2].object : nil)
         }
 
+        /// `-[UIControl sendAction:]`, a closure action (`UIAction`): the receiver is the
+        /// sender and the touch is the host's current event (the message carries none).
+        public static func closure(_ message: Message) -> SendActionCall {
+            let sender = message.receiver
+            let event = (sender as? ViewObject)?.host.currentTouchEvent
+            return SendActionCall(sender: sender, action: nil, event: event)
+        }
+
         /// `-[UIApplication sendAction:to:from:forEvent:]`: the sender is the third argument.
         public static func application(_ message: Message) -> SendActionCall {
             let arguments = message.arguments
@@ -65,9 +74,11 @@ public enum ReferenceHostCapture {
             .touch(event: event, element: sender ?? receiver)
         }
 
-        /// The click (see ``ReferenceHostCapture/click(sender:action:interceptor:)``).
+        /// The click (see ``ReferenceHostCapture/click(sender:action:interceptor:)``); a
+        /// closure action's click has no action name.
         public func click(interceptor: Interceptor) throws -> Interaction {
             guard let sender else { throw Failure.unexpectedArguments }
+            guard action != nil else { return try ReferenceHostCapture.closureClick(sender: sender, interceptor: interceptor) }
             return try ReferenceHostCapture.click(sender: sender, action: action, interceptor: interceptor)
         }
     }
@@ -87,6 +98,36 @@ public enum ReferenceHostCapture {
             screen: screen(for: control, context: context).map(context.snapshot(of:)),
             details: InteractionDetails(actionName: selector.name),
             capturedBy: interceptor.capturedBy)
+    }
+
+    /// A click on `sender` by a closure action (`UIAction`), under the same rules as a
+    /// target-action: text fields never record, nor does a search field.
+    public static func closureClick(sender: RuntimeObject, interceptor: Interceptor) throws -> Interaction {
+        guard let control = sender as? ViewObject else { throw Failure.unexpectedReceiver }
+        if [.textField, .secureTextField, .searchField].contains(control.role) { throw CaptureSkip.filtered }
+        let context = interceptor.context
+        return Interaction(
+            point: .sendAction,
+            element: context.snapshot(of: control),
+            screen: screen(for: control, context: context).map(context.snapshot(of:)),
+            details: InteractionDetails(), capturedBy: interceptor.capturedBy)
+    }
+
+    /// Wraps `-[UIControl sendAction:]`, through which closure actions run: one click per
+    /// touch, shared with the target-actions of the same touch (the same event).
+    public static func wrapClosureSend(name: String, host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIControl") else { throw .classNotFound(className: "UIControl") }
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:") { original, hookSwitch in
+            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+            return Implementation("\(name) -[UIControl sendAction:]") { message throws(RuntimeError) in
+                let call = SendActionCall.closure(message)
+                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
+                    try call.click(interceptor: interceptor)
+                } original: { () throws(RuntimeError) in
+                    try original.body(message)
+                }
+            }
+        }
     }
 
     // MARK: Delegate selection

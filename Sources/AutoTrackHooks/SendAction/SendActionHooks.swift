@@ -12,22 +12,31 @@ import AutoTrackRuntime
 /// The first pair of a touch records; the others of the same `UIEvent` are
 /// deduplicated. Programmatic sends (no event) are not touches and record nothing.
 /// Plain and secure text fields never record; a search field records only
-/// `_searchFieldEndEditing`, with its text.
+/// `_searchFieldEndEditing`, with its text. Closure actions (`UIAction`), which UIKit
+/// runs through `-[UIControl sendAction:]`, are wrapped too: one click per touch with
+/// the target-actions of the same touch.
 public final class ControlSendActionHook: InterceptionHook {
     /// `.sendAction`.
     public let point = InterceptionPoint.sendAction
     /// `send-action/control`.
     public let name = "send-action/control"
-    /// `-[UIControl sendAction:to:forEvent:]`.
-    public let hookedMethods = [HookedMethod("UIControl", "sendAction:to:forEvent:")]
+    /// `-[UIControl sendAction:to:forEvent:]` and `-[UIControl sendAction:]`.
+    public let hookedMethods = [HookedMethod("UIControl", "sendAction:to:forEvent:"), HookedMethod("UIControl", "sendAction:")]
 
     /// Creates the hook.
     public init() {}
 
-    /// Wraps `UIControl sendAction:to:forEvent:`.
+    /// Wraps `UIControl sendAction:to:forEvent:` and `sendAction:`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
-        guard let cls = host.runtime.lookUpClass("UIControl") else { throw .classNotFound(className: "UIControl") }
         let name = self.name
+        return try MethodWrapper.installGroup(name: name, runtime: host.runtime) { () throws(HookError) -> [HookHandle] in
+            [try Self.wrapTargetActions(name: name, host: host, context: context),
+             try ReferenceHostCapture.wrapClosureSend(name: name, host: host, context: context)]
+        }
+    }
+
+    static func wrapTargetActions(name: String, host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIControl") else { throw .classNotFound(className: "UIControl") }
         return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:forEvent:") { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIControl sendAction:to:forEvent:]") { message throws(RuntimeError) in
@@ -43,24 +52,33 @@ public final class ControlSendActionHook: InterceptionHook {
 }
 
 /// Records one click per touch at `-[UIApplication sendAction:to:from:forEvent:]`,
-/// through which every control action passes (and which `nil`-target actions use),
-/// and passes the original's `BOOL` back. Stacked with ``ControlSendActionHook`` it
-/// still records once per touch: both share the context's touch deduplicator.
+/// through which every target-action passes (and which `nil`-target actions use),
+/// and passes the original's `BOOL` back; closure actions (`UIAction`) do not pass
+/// there, so `-[UIControl sendAction:]` is wrapped too. Stacked with
+/// ``ControlSendActionHook`` it still records once per touch: both share the context's
+/// touch deduplicator.
 public final class ApplicationSendActionHook: InterceptionHook {
     /// `.sendAction`.
     public let point = InterceptionPoint.sendAction
     /// `send-action/application`.
     public let name = "send-action/application"
-    /// `-[UIApplication sendAction:to:from:forEvent:]`.
-    public let hookedMethods = [HookedMethod("UIApplication", "sendAction:to:from:forEvent:")]
+    /// `-[UIApplication sendAction:to:from:forEvent:]` and `-[UIControl sendAction:]`.
+    public let hookedMethods = [HookedMethod("UIApplication", "sendAction:to:from:forEvent:"), HookedMethod("UIControl", "sendAction:")]
 
     /// Creates the hook.
     public init() {}
 
-    /// Wraps `UIApplication sendAction:to:from:forEvent:`.
+    /// Wraps `UIApplication sendAction:to:from:forEvent:` and `UIControl sendAction:`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
-        guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
         let name = self.name
+        return try MethodWrapper.installGroup(name: name, runtime: host.runtime) { () throws(HookError) -> [HookHandle] in
+            [try Self.wrapApplicationSend(name: name, host: host, context: context),
+             try ReferenceHostCapture.wrapClosureSend(name: name, host: host, context: context)]
+        }
+    }
+
+    static func wrapApplicationSend(name: String, host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
         return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:from:forEvent:") { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in

@@ -48,10 +48,26 @@ public final class HookHandle: Sendable {
     public init(name: String, remover: @escaping @Sendable () throws(HookError) -> HookState) {
         self.name = name
         self.remover = remover
+        membersState = nil
     }
 
-    /// The current state.
-    public var state: HookState { stateStorage.withLock { $0 } }
+    /// Creates a group handle whose pass-through state follows its members'.
+    package init(name: String, members: @escaping @Sendable () -> HookState, remover: @escaping @Sendable () throws(HookError) -> HookState) {
+        self.name = name
+        self.remover = remover
+        membersState = members
+    }
+
+    /// The current state. A group left as a pass-through reads as uninstalled once
+    /// every member it holds is.
+    public var state: HookState {
+        let stored = stateStorage.withLock { $0 }
+        if stored == .passThrough, let members = membersState, members() == .uninstalled { return .uninstalled }
+        return stored
+    }
+
+    /// The members' combined state, for a group handle.
+    private let membersState: (@Sendable () -> HookState)?
 
     /// Removes the hook; a second call does nothing.
     public func uninstall() throws(HookError) {
@@ -63,6 +79,9 @@ public final class HookHandle: Sendable {
 
     /// Marks the handle installed again (a reinstall that re-enabled it).
     package func markInstalled() { stateStorage.withLock { $0 = .installed } }
+
+    /// Marks a pass-through handle uninstalled (its wrapper was taken out from above).
+    package func markUninstalled() { stateStorage.withLock { if $0 == .passThrough { $0 = .uninstalled } } }
 }
 
 /// A hook strategy for one interception point on one kind of host — the one protocol

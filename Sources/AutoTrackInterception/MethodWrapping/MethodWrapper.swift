@@ -27,12 +27,14 @@ public enum MethodWrapper {
     final class Installation<Runtime: RuntimeOperations>: Sendable {
         let method: Runtime.Method
         let original: Runtime.Implementation
+        let wrapper: Runtime.Implementation
         let handle: HookHandle
         let hookSwitch: HookSwitch
 
-        init(method: Runtime.Method, original: Runtime.Implementation, handle: HookHandle, hookSwitch: HookSwitch) {
+        init(method: Runtime.Method, original: Runtime.Implementation, wrapper: Runtime.Implementation, handle: HookHandle, hookSwitch: HookSwitch) {
             self.method = method
             self.original = original
+            self.wrapper = wrapper
             self.handle = handle
             self.hookSwitch = hookSwitch
         }
@@ -56,7 +58,10 @@ public enum MethodWrapper {
         init(name: String, members initial: [HookHandle]) {
             let members = Members(initial)
             self.members = members
-            handle = HookHandle(name: name) { () throws(HookError) -> HookState in
+            handle = HookHandle(name: name, members: {
+                let states = members.handles.withLock { $0 }.map(\.state)
+                return states.allSatisfy { $0 == .uninstalled } ? .uninstalled : .passThrough
+            }) { () throws(HookError) -> HookState in
                 let current = members.handles.withLock { $0 }
                 var passThrough = false
                 for member in current.reversed() {
@@ -132,14 +137,32 @@ public enum MethodWrapper {
             let handle = HookHandle(name: name) { () throws(HookError) -> HookState in
                 // Whatever else holds the switch (trackers, proxies, subclasses) stops too.
                 hookSwitch.set(false)
-                if runtime.isSame(runtime.implementation(of: method), wrapper) {
-                    runtime.setImplementation(of: method, to: original)
-                    return .uninstalled
-                }
-                return .passThrough
+                guard runtime.isSame(runtime.implementation(of: method), wrapper) else { return .passThrough }
+                runtime.setImplementation(of: method, to: original)
+                unwindPassThroughs(on: method, runtime: runtime, registry: registry)
+                return .uninstalled
             }
-            installations[key] = Installation<Runtime>(method: method, original: original, handle: handle, hookSwitch: hookSwitch)
+            installations[key] = Installation<Runtime>(method: method, original: original, wrapper: wrapper, handle: handle, hookSwitch: hookSwitch)
             return handle
+        }
+    }
+
+    /// After a wrapper of ours was taken out: when what is now installed is the wrapper
+    /// of another installation of ours that was left as a pass-through (it was under
+    /// this one), take that out too, down to the first wrapper that is not ours or
+    /// still installed — so two hooks of ours on one method, uninstalled in any order,
+    /// leave the original.
+    static func unwindPassThroughs<Runtime: RuntimeOperations>(on method: Runtime.Method, runtime: Runtime, registry: Registry) {
+        for _ in 0..<16 {
+            let current = runtime.implementation(of: method)
+            let under = registry.installations.withLock { installations in
+                installations.values.compactMap { $0 as? Installation<Runtime> }.first {
+                    $0.method === method && runtime.isSame($0.wrapper, current) && $0.handle.state == .passThrough
+                }
+            }
+            guard let under else { return }
+            runtime.setImplementation(of: method, to: under.original)
+            under.handle.markUninstalled()
         }
     }
 

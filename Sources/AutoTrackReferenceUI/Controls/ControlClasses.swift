@@ -53,6 +53,10 @@ enum ControlClasses {
             ("_sendActionsForEvents:withEvent:", "v@:Q@", .procedure("-[UIControl _sendActionsForEvents:withEvent:]") {
                 (message: Message, events: Int, event: RuntimeObject?) throws(RuntimeError) in
                 guard let control = message.receiver as? ControlObject else { return }
+                let host = control.host
+                let previous = host.currentTouchEvent
+                host.currentTouchEvent = event
+                defer { host.currentTouchEvent = previous }
                 let mask = ControlEvents(rawValue: events)
                 for pair in control.targetActions(for: mask) {
                     if pair.hasTarget && pair.target == nil { continue } // the target was released

@@ -65,6 +65,10 @@ public final class ReferenceHost: @unchecked Sendable {
     public internal(set) var rootViewController: ViewControllerObject?
     /// Whether the app is in the background.
     public internal(set) var isInBackground = false
+    /// The touch event whose actions a control is dispatching right now (UIKit's
+    /// current event), `nil` outside a touch — how a closure action's `sendAction:`,
+    /// which carries no event, is tied to its touch.
+    public internal(set) var currentTouchEvent: RuntimeObject?
     /// The names of the classes the host itself defines — UIKit's, as opposed to the
     /// app's (`objc_copyClassNamesForImage` of UIKit).
     public private(set) var frameworkClassNames: Set<String> = []

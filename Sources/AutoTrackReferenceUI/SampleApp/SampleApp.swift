@@ -33,6 +33,8 @@ public final class SampleApp {
     public private(set) var bannerImage: ViewObject!
     /// The collection screen.
     public private(set) var collectionScreen: ViewControllerObject!
+    /// Settings' Share button, wired with a closure action (`UIAction`).
+    public private(set) var shareButton: ControlObject!
     /// Its collection.
     public private(set) var collection: ListViewObject!
     /// The settings screen.
@@ -221,7 +223,11 @@ public final class SampleApp {
         try searchField.addTarget(searchBar, action: "_searchFieldBeginEditing", for: .editingDidBegin)
         try searchField.addTarget(searchBar, action: "_searchFieldEndEditing", for: .editingDidEnd)
         searchBar.addSubview(searchField)
-        for view in [notificationsSwitch!, themeSegments!, nameField!, passwordField!] as [ViewObject] + [searchBar] {
+        // A button wired with a closure (UIAction), as iOS 14+ apps do.
+        shareButton = host.makeControl("UIButton", title: "Share", frame: Rect(x: 16, y: 380, width: 120, height: 44))
+        let log = self.log
+        try shareButton.addAction(title: "share", for: .touchUpInside) { _ in log.record("share") }
+        for view in [notificationsSwitch!, themeSegments!, nameField!, passwordField!] as [ViewObject] + [searchBar, shareButton!] {
             settingsRoot.addSubview(view)
         }
 
