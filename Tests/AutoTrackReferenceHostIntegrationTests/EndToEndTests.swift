@@ -62,8 +62,11 @@ struct EndToEndTests {
         #expect(property(3, "$screen_name") == "ViewController")
         let identity = "path(ViewController[0]/UIView[0]/UITableView[0]/MyTableViewCell#[0,5])&page(ViewController)"
         #expect(property(3, "$element_id") == SHA256.hexDigest(identity))
-        // 4: the bar button is attributed to the visible screen.
+        // Sensors' element types: the list class for a selection (the cell class kept).
+        #expect(property(3, "$element_type") == "UITableView" && property(3, "$element_class_name") == "MyTableViewCell")
+        // 4: the bar button is attributed to the visible screen, typed as a bar button item.
         #expect(property(4, "$element_content") == "Edit" && property(4, "$screen_name") == "ViewController")
+        #expect(property(4, "$element_type") == "UIBarButtonItem")
         // Settings: switch, segment, search.
         let switchClick = events.firstIndex { $0.properties["$element_type"] == "UISwitch" }!
         #expect(property(switchClick, "$element_content") == "checked")
@@ -72,6 +75,9 @@ struct EndToEndTests {
         // The alert answer.
         let alertClick = events.firstIndex { $0.properties["$alert_message"] != nil }!
         #expect(property(alertClick, "$alert_title") == "退群" && property(alertClick, "$element_content") == "OK")
+        #expect(property(alertClick, "$element_type") == "UIAlertController")
+        // The closure-wired button is one click.
+        #expect(events.contains { $0.name == .appClick && $0.properties["$element_content"] == "Share" })
         // The session end and the code-tracked event.
         let end = events.firstIndex { $0.name == .appEnd }!
         #expect(events[end].properties["$event_duration"] != nil)

@@ -467,7 +467,7 @@ public final class Tracker: Sendable {
     public func makeInteractionContext() -> InteractionContext {
         let context = InteractionContext(
             sink: interactionSink, pathStyle: configuration.pathStyle, exclusions: configuration.exclusions,
-            actionFilter: configuration.actionFilter)
+            actionFilter: configuration.actionFilter, elementTypeConvention: configuration.elementTypeConvention)
         state.withLock { $0.contexts.append(context) }
         return context
     }

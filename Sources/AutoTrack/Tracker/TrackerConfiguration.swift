@@ -41,6 +41,8 @@ public struct TrackerConfiguration: Sendable {
     public var pathStyle: ViewPathStyle
     /// Elements and screens automatic capture leaves alone.
     public var exclusions: TrackingExclusions
+    /// How `$element_type` names elements (Sensors' conventions by default).
+    public var elementTypeConvention: ElementTypeConvention = .sensors
     /// Actions that are not clicks.
     public var actionFilter: ActionFilter
     /// When events are sent.

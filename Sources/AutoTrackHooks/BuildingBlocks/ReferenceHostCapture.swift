@@ -201,7 +201,8 @@ public enum ReferenceHostCapture {
         if element == nil {
             var properties = ControlAttributes.collect(
                 for: Element("_UIAlertControllerActionView", role: .alertAction, alertContext: alertContext))
-            properties.updateValue(.string("_UIAlertControllerActionView"), forKey: "$element_type")
+            let type = context.elementTypeConvention == .sensors ? alertContext.controllerType : "_UIAlertControllerActionView"
+            properties.updateValue(.string(type), forKey: "$element_type")
             element = ElementSnapshot(
                 typeName: "_UIAlertControllerActionView", typeHierarchy: ["_UIAlertControllerActionView"],
                 role: .alertAction, accessibilityIdentifier: nil, properties: properties)

@@ -105,16 +105,20 @@ public final class InteractionContext: Sendable {
         case disabledSkips
     }
 
+    /// How `$element_type` names elements.
+    public let elementTypeConvention: ElementTypeConvention
+
     /// Creates a context.
     public init(
         sink: any InteractionSink, pathStyle: ViewPathStyle = .slash, exclusions: TrackingExclusions = .standard,
-        actionFilter: ActionFilter = .standard
+        actionFilter: ActionFilter = .standard, elementTypeConvention: ElementTypeConvention = .sensors
     ) {
         self.sink = sink
         self.pathStyle = pathStyle
         self.exclusions = exclusions
         self.actionFilter = actionFilter
-        elementCollector = ElementProperties(pathStyle: pathStyle)
+        self.elementTypeConvention = elementTypeConvention
+        elementCollector = ElementProperties(pathStyle: pathStyle, typeConvention: elementTypeConvention)
     }
 
     /// Whether tracking is on. Turning it off makes hooks pass straight through; the

@@ -1,6 +1,18 @@
 /// AutoTrackEvents: `Properties` appears in this file's public API.
 public import AutoTrackEvents
 
+/// How `$element_type` names an element.
+public enum ElementTypeConvention: String, Hashable, Sendable, CaseIterable {
+    /// Sensors Analytics' conventions: the list class (`UITableView`,
+    /// `UICollectionView`) for a cell selection, `UIAlertController` for an alert action,
+    /// `UIBarButtonItem` for a control in a navigation bar; the element's own class
+    /// otherwise. The element's own class is kept in `$element_class_name` when it
+    /// differs.
+    case sensors
+    /// The element's own class, always (seed 000's form).
+    case className = "class-name"
+}
+
 /// `$element_type`, `$element_content`, `$element_position`, `$element_path` and
 /// `$element_id` of an element.
 public struct ElementProperties: Sendable {
@@ -10,27 +22,54 @@ public struct ElementProperties: Sendable {
     public var pathLimits: PathLimits
     /// How content is read.
     public var contentExtractor: ElementContentExtractor
+    /// How `$element_type` names elements.
+    public var typeConvention: ElementTypeConvention
 
     /// Creates a collector.
     public init(
         pathStyle: ViewPathStyle = .slash, pathLimits: PathLimits = .standard,
-        contentExtractor: ElementContentExtractor = ElementContentExtractor()
+        contentExtractor: ElementContentExtractor = ElementContentExtractor(), typeConvention: ElementTypeConvention = .sensors
     ) {
         self.pathStyle = pathStyle
         self.pathLimits = pathLimits
         self.contentExtractor = contentExtractor
+        self.typeConvention = typeConvention
     }
 
-    /// The element properties, in this order: `$element_type`, `$element_content`
-    /// (omitted when none), `$element_position` (cells only, `section:row`),
-    /// `$element_path`, `$element_id`.
+    /// `$element_type` of `element` under ``typeConvention``.
+    public func elementType(of element: any ElementNode) -> String {
+        guard typeConvention == .sensors else { return element.typeName }
+        switch element.role {
+        case .tableCell, .collectionCell:
+            var current = element.parentElement
+            var steps = 0
+            while let ancestor = current, steps < 8 {
+                if ancestor.role == .table || ancestor.role == .collection { return ancestor.typeName }
+                current = ancestor.parentElement
+                steps += 1
+            }
+            return element.role == .tableCell ? "UITableView" : "UICollectionView"
+        case .alertAction:
+            return element.alertContext?.controllerType ?? "UIAlertController"
+        default:
+            if element.role.isControl, ViewPathBuilder.isOnNavigationBar(element) { return "UIBarButtonItem" }
+            return element.typeName
+        }
+    }
+
+    /// The element properties, in this order: `$element_type`, `$element_class_name`
+    /// (when the type is not the element's own class), `$element_content` (omitted
+    /// when none), `$element_position` (cells only, `section:row`), `$element_path`,
+    /// `$element_id`.
     public func collect(for element: any ElementNode) -> Properties {
         collect(for: element, screen: nil)
     }
 
     /// The element properties, for an element whose owning screen the caller knows.
     public func collect(for element: any ElementNode, screen: (any ScreenNode)??) -> Properties {
-        var properties: Properties = ["$element_type": .string(element.typeName)]
+        let type = elementType(of: element)
+        var properties: Properties = ["$element_type": .string(type)]
+        if type != element.typeName { properties["$element_class_name"] = .string(element.typeName) }
         if let content = contentExtractor.content(of: element) { properties["$element_content"] = .string(content) }
         if let position = element.listPosition { properties["$element_position"] = .string(position.description) }
         let identity = ElementIdentity(of: element, style: pathStyle, limits: pathLimits, screen: screen)
