@@ -124,6 +124,33 @@ struct HostFrameworkTests {
         tracker.shutdown()
     }
 
+    @Test("a screen shown again on return from the background keeps its referrer (not itself)")
+    func referrerAfterHotStart() throws {
+        let directory = temporaryDirectory("referrer")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collected = Collected()
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
+            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
+        let context = tracker.makeInteractionContext()
+        func show(_ page: MiniHost.Page, reason: String) {
+            context.emit(Interaction(
+                point: .screenView, element: nil, screen: context.snapshot(of: page),
+                details: InteractionDetails(screenViewReason: reason), capturedBy: "mini-host"))
+        }
+        let home = MiniHost.Page("HomePage", title: "Home"), detail = MiniHost.Page("DetailPage", title: "Detail")
+        show(home, reason: "appear")
+        show(detail, reason: "appear")
+        tracker.trackAppEnd()
+        tracker.trackAppStart(resumingFromBackground: true)
+        show(detail, reason: "foreground")
+        show(home, reason: "appear")
+        tracker.waitUntilQueued()
+        let views = collected.events.withLock { $0 }.filter { $0.name == .appViewScreen }
+        #expect(views.map { $0.properties["$referrer"] } == [nil, "HomePage", "HomePage", "DetailPage"])
+        tracker.shutdown()
+    }
+
     @Test("an interaction handed to a released tracker's sink is counted, not lost silently")
     func releasedTracker() throws {
         let directory = temporaryDirectory("released")

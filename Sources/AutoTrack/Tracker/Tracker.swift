@@ -70,6 +70,9 @@ public final class Tracker: Sendable {
         var diagnostics = TrackerDiagnostics()
         var contexts: [InteractionContext] = []
         var lastScreenReference: String?
+        /// The `$referrer` of the last screen view: what a screen shown again on return
+        /// from the background keeps (it did not come from itself).
+        var lastScreenReferrer: String?
         var sessionStart: Timestamp?
         var isShutDown = false
         /// After a deferred flush, automatic flushes wait until then (doubling pauses,
@@ -290,8 +293,15 @@ public final class Tracker: Sendable {
                     if case .string(let url)? = screen.properties["$url"] { return url }
                     return screen.typeName
                 }
+                let isReturn = interaction.details.screenViewReason == "foreground"
                 let referrer = state.withLock { state -> String? in
-                    defer { state.lastScreenReference = current }
+                    // Shown again on return from the background: the same screen, the
+                    // same referrer as when it appeared.
+                    if isReturn, current == state.lastScreenReference { return state.lastScreenReferrer }
+                    defer {
+                        state.lastScreenReferrer = state.lastScreenReference
+                        state.lastScreenReference = current
+                    }
                     return state.lastScreenReference
                 }
                 if let referrer { autotrack["$referrer"] = .string(referrer) }
