@@ -66,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "AutoTrackReferenceUI",
-            dependencies: ["AutoTrackRuntime", "AutoTrackProperties"],
+            dependencies: ["AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -25,6 +25,35 @@ struct SendActionHookTests {
         #expect(click.screen?.typeName == "ViewController")
     }
 
+    @Test("an app-assigned element id and properties reach the click", arguments: strategies)
+    func customElementIDAndProperties(hook: any InterceptionHook<ReferenceHost>) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let button = try fixture.makeBuyButton()
+        button.customElementID = "buy-primary"
+        button.customProperties = ["campaign": "winter", "$element_content": "Buy (custom)"]
+        try fixture.host.driver.tap(button)
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.element?.properties["$element_id"] == "buy-primary")
+        #expect(click.element?.properties["campaign"] == "winter")
+        #expect(click.element?.properties["$element_content"] == "Buy (custom)", "the app's value wins over the collected one")
+    }
+
+    @Test("an element the app marked ignored is counted as filtered, and its original still runs", arguments: strategies)
+    func ignoredElement(hook: any InterceptionHook<ReferenceHost>) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let button = try fixture.makeBuyButton()
+        button.isIgnoredByAutoTrack = true
+        try fixture.host.driver.tap(button)
+        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.sink.count == 0)
+        #expect(fixture.context.diagnostics.filtered == 1)
+        button.isIgnoredByAutoTrack = false
+        try fixture.host.driver.tap(button)
+        #expect(fixture.sink.count == 1)
+    }
+
     @Test("rule 2: three targets for one touch are one click and three originals", arguments: strategies)
     func threeTargets(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()

@@ -144,7 +144,7 @@ public final class InteractionContext: Sendable {
         properties.merge(ControlAttributes.collect(for: element, action: action, searchText: searchText))
         return ElementSnapshot(
             typeName: element.typeName, typeHierarchy: element.typeHierarchy, role: element.role,
-            accessibilityIdentifier: element.accessibilityIdentifier, properties: properties)
+            accessibilityIdentifier: element.accessibilityIdentifier, properties: properties, isIgnored: element.isIgnoredByAutoTrack)
     }
 
     /// A snapshot of `screen` now.
@@ -164,7 +164,7 @@ public final class InteractionContext: Sendable {
         if let element = interaction.element {
             let ignoredType = element.typeHierarchy.contains { exclusions.elementTypes.contains($0) }
             let ignoredIdentifier = element.accessibilityIdentifier.map { exclusions.accessibilityIdentifiers.contains($0) } ?? false
-            if ignoredType || ignoredIdentifier {
+            if ignoredType || ignoredIdentifier || element.isIgnored {
                 count(.filtered)
                 return
             }

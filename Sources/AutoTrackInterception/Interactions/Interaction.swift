@@ -35,14 +35,20 @@ public struct ElementSnapshot: Hashable, Sendable {
     /// `$element_type`, `$element_content`, `$element_position`, `$element_path`,
     /// `$element_id` and the control attributes, in that order.
     public var properties: Properties
+    /// Whether the app asked automatic capture to leave this element alone.
+    public var isIgnored: Bool
 
     /// Creates a snapshot.
-    public init(typeName: String, typeHierarchy: [String], role: ElementRole, accessibilityIdentifier: String?, properties: Properties) {
+    public init(
+        typeName: String, typeHierarchy: [String], role: ElementRole, accessibilityIdentifier: String?, properties: Properties,
+        isIgnored: Bool = false
+    ) {
         self.typeName = typeName
         self.typeHierarchy = typeHierarchy
         self.role = role
         self.accessibilityIdentifier = accessibilityIdentifier
         self.properties = properties
+        self.isIgnored = isIgnored
     }
 }
 

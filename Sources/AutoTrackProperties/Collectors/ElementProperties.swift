@@ -74,7 +74,9 @@ public struct ElementProperties: Sendable {
         if let position = element.listPosition { properties["$element_position"] = .string(position.description) }
         let identity = ElementIdentity(of: element, style: pathStyle, limits: pathLimits, screen: screen)
         properties["$element_path"] = .string(identity.path.text)
-        properties["$element_id"] = .string(identity.elementID)
+        properties["$element_id"] = .string(element.customElementID ?? identity.elementID)
+        let custom = element.customProperties
+        if !custom.isEmpty { properties.merge(custom) }
         return properties
     }
 }

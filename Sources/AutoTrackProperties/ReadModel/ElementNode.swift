@@ -142,6 +142,15 @@ public protocol ElementNode: AnyObject {
     var rootViewScreen: (any ScreenNode)? { get }
     /// For an alert action's view, its alert.
     var alertContext: AlertContext? { get }
+    /// An element id the app assigned (Sensors' `sensorsdata_viewID`): used as
+    /// `$element_id` instead of the path hash.
+    var customElementID: String? { get }
+    /// Properties the app attached to this element, added to its clicks (over the
+    /// collected ones).
+    var customProperties: Properties { get }
+    /// Whether the app asked automatic capture to leave this very element alone
+    /// (`sensorsdata_ignoreView`).
+    var isIgnoredByAutoTrack: Bool { get }
     /// The position of `child` among this element's children that share its type
     /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
     /// default, which scans ``childElements``.
@@ -151,6 +160,12 @@ public protocol ElementNode: AnyObject {
 extension ElementNode {
     /// Just the type name.
     public var typeHierarchy: [String] { [typeName] }
+    /// None: the id is the path hash.
+    public var customElementID: String? { nil }
+    /// None.
+    public var customProperties: Properties { [:] }
+    /// Not ignored.
+    public var isIgnoredByAutoTrack: Bool { false }
     /// No switch state.
     public var isOn: Bool? { nil }
     /// No title colour.

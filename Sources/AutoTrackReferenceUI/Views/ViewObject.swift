@@ -1,3 +1,5 @@
+/// AutoTrackEvents: `Properties` appears in this file's public API.
+public import AutoTrackEvents
 /// AutoTrackProperties: `AlertContext`, `Color`, `ElementNode`, `ElementRole` … appear in this file's public API.
 public import AutoTrackProperties
 /// AutoTrackRuntime: `RuntimeClass` appears in this file's public API.
@@ -18,6 +20,12 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     public var alpha: Double = 1
     /// The accessibility identifier.
     public var accessibilityIdentifier: String?
+    /// An element id the app assigns for analytics (Sensors' `sensorsdata_viewID`).
+    public var customElementID: String?
+    /// Properties the app attaches to this view's clicks (`sensorsAnalyticsViewProperties`).
+    public var customProperties: Properties = [:]
+    /// Whether automatic capture leaves this view alone (`sensorsdata_ignoreView`).
+    public var isIgnoredByAutoTrack = false
     /// A label's text or a text field's text.
     public var text: String?
     /// An image view's image name.
