@@ -44,6 +44,16 @@ struct CollectorTests {
         #expect(properties["$referrer"] == "app://home")
     }
 
+    @Test("a tracking page name replaces $screen_name on the screen's views and on clicks in it; an empty one does not")
+    func screenNameOverride() {
+        let (screen, cell) = Self.tableScreen()
+        screen.screenTracking = ScreenTracking(screenName: "ProductList")
+        #expect(ScreenProperties.collect(for: screen)["$screen_name"] == "ProductList")
+        #expect(ClickProperties(device: Fixtures.device).collect(for: cell)["$screen_name"] == "ProductList")
+        screen.screenTracking = ScreenTracking(screenName: "")
+        #expect(ScreenProperties.collect(for: screen)["$screen_name"] == "ViewController")
+    }
+
     /// The list screen of the tutorial: a cell with a label and a button inside.
     static func tableScreen() -> (screen: Screen, cell: Element) {
         let screen = Screen("ViewController")

@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackProperties
 import AutoTrackSerialization
 import Foundation
 import Synchronization
@@ -111,6 +112,35 @@ struct TrackerTests {
         #expect(events[1].properties["$event_duration"] == .number(12.345))
         #expect(events[0].properties["$resume_from_background"] == false)
         #expect(events[2].properties["$resume_from_background"] == true)
+    }
+
+    @Test("trackAppClick fills in the element's properties; the caller's win; bad ones are typed errors")
+    func manualClick() throws {
+        let directory = temporaryDirectory("manual-click")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, collected) = try makeTracker(directory)
+        let screen = Screen("CartViewController", title: "Cart", screenTracking: ScreenTracking(screenName: "Cart"))
+        let canvas = screen.rootView.addChild(Element("ChartView"))
+        canvas.addChild(Element("UILabel", role: .label, text: "Weekly sales"))
+        canvas.customElementID = "sales-chart"
+        canvas.customProperties = ["chart": "weekly"]
+        canvas.isIgnoredByAutoTrack = true
+        try tracker.trackAppClick(element: canvas, properties: ["bar": "Monday", "chart": "daily"])
+        #expect(throws: ValidationError.self) { try tracker.trackAppClick(element: canvas, properties: ["$bad key": "x"]) }
+        tracker.waitUntilQueued()
+        let events = collected.events.withLock { $0 }
+        let click = try #require(events.first)
+        #expect(events.count == 1)
+        #expect(click.name == .appClick)
+        #expect(click.library.method == .code)
+        #expect(click.properties["$screen_name"] == "Cart")
+        #expect(click.properties["$title"] == "Cart")
+        #expect(click.properties["$element_type"] == "ChartView")
+        #expect(click.properties["$element_content"] == "Weekly sales")
+        #expect(click.properties["$element_id"] == "sales-chart")
+        #expect(click.properties["$element_path"] != nil)
+        #expect(click.properties["bar"] == "Monday")
+        #expect(click.properties["chart"] == "daily", "the caller's property wins over the element's")
     }
 
     @Test("a full batch flushes by itself; the interval timer flushes too")

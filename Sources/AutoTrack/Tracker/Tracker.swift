@@ -2,7 +2,8 @@
 public import AutoTrackEvents
 /// AutoTrackInterception: `InteractionContext`, `InteractionSink`, `InterceptionDiagnostics` appear in this file's public API.
 public import AutoTrackInterception
-import AutoTrackProperties
+/// AutoTrackProperties: `ElementNode` appears in this file's public API.
+public import AutoTrackProperties
 import AutoTrackSerialization
 import Dispatch
 import Foundation
@@ -191,6 +192,25 @@ public final class Tracker: Sendable {
                           content: .code(eventName, properties: checked, repairs: report)))
     }
 
+    /// Tracks a `$AppClick` on `element` from the app's code, for a view no hook sees
+    /// (a custom-drawn control, a click the app decides on itself). The element's
+    /// properties — screen, `$element_type`, `$element_content`, position, path and
+    /// id, in the configured path style and type convention, with the element's own
+    /// custom id and properties — are read now, on the caller's thread, as a hook
+    /// would read them; `properties` are validated here and win over them. The event
+    /// says `$lib_method` `code`; an element marked ignored is still tracked, since
+    /// the app asked for it by name.
+    public func trackAppClick(element: any ElementNode, properties: Properties = [:]) throws(ValidationError) {
+        var report = SanitizationReport()
+        let checked = try configuration.rules.validated(properties, report: &report)
+        var collected = element.owningScreen.map { ScreenProperties.collect(for: $0) } ?? [:]
+        collected.merge(ElementProperties(pathStyle: configuration.pathStyle, typeConvention: configuration.elementTypeConvention)
+            .collect(for: element))
+        collected.merge(ControlAttributes.collect(for: element))
+        submit(Submission(time: configuration.clock.now(), context: callContext(),
+                          content: .manualClick(collected, properties: checked, repairs: report)))
+    }
+
     /// Who an event is about and its super properties, taken on the caller's thread at
     /// the moment of the call — a `logout()` right after `track` does not change it.
     struct CallContext: Sendable {
@@ -213,6 +233,9 @@ public final class Tracker: Sendable {
         enum Content: Sendable {
             /// `track` from the app's code, with the repairs its validation made.
             case code(EventName, properties: Properties, repairs: SanitizationReport)
+            /// `trackAppClick(element:properties:)`: the element's collected properties
+            /// and the caller's, with the repairs its validation made.
+            case manualClick(Properties, properties: Properties, repairs: SanitizationReport)
             /// `$AppStart` / `$AppEnd`.
             case lifecycle(EventName, Properties)
             /// A click or screen view from a hook.
@@ -281,6 +304,9 @@ public final class Tracker: Sendable {
         switch submission.content {
         case .code(let eventName, let properties, let report):
             (name, method, caller) = (eventName, .code, properties)
+            repairs.add(report)
+        case .manualClick(let collected, let properties, let report):
+            (name, method, autotrack, caller) = (.appClick, .code, collected, properties)
             repairs.add(report)
         case .lifecycle(let eventName, let properties):
             (name, method, autotrack) = (eventName, .autoTrack, properties)

@@ -3,14 +3,16 @@ public import AutoTrackEvents
 
 /// `$screen_name`, `$title`, `$url`, `$referrer` and a screen's own extra properties.
 public enum ScreenProperties {
-    /// The properties of `screen`, in this order: `$screen_name` (the app's type name),
+    /// The properties of `screen`, in this order: `$screen_name` (its tracking page
+    /// name when it gives a non-empty one, else the app's type name),
     /// `$title` (the screen's custom tracking title, else its navigation title, else
     /// its title; omitted when none), `$url` (from its tracking information),
     /// `$referrer` (the previous screen's URL, when given), then its extra properties.
     public static func collect(for screen: any ScreenNode, referrer: String? = nil) -> Properties {
-        var properties: Properties = ["$screen_name": .string(screen.typeName)]
-        if let title = title(of: screen) { properties["$title"] = .string(title) }
         let tracking = screen.screenTracking
+        let name = tracking?.screenName.flatMap { $0.isEmpty ? nil : $0 } ?? screen.typeName
+        var properties: Properties = ["$screen_name": .string(name)]
+        if let title = title(of: screen) { properties["$title"] = .string(title) }
         if let url = tracking?.url { properties["$url"] = .string(url) }
         if let referrer { properties["$referrer"] = .string(referrer) }
         if let extra = tracking?.extraProperties { properties.merge(extra) }

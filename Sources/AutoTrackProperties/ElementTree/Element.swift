@@ -1,3 +1,5 @@
+/// AutoTrackEvents: `Properties` appears in this file's public API.
+public import AutoTrackEvents
 /// A hand-built element for tests and for hosts without their own widget objects:
 /// every read-model property is stored and settable.
 ///
@@ -50,6 +52,12 @@ public final class Element: ElementNode {
     public weak var screen: Screen?
     /// An alert action's alert.
     public var alertContext: AlertContext?
+    /// An element id the app assigned, used as `$element_id`.
+    public var customElementID: String?
+    /// Properties the app attached to this element's clicks.
+    public var customProperties: Properties = [:]
+    /// Whether automatic capture leaves this element alone.
+    public var isIgnoredByAutoTrack = false
     /// A parent pointer that bypasses the tree, for modelling a custom host whose
     /// parent links can form a cycle. When set, it is reported as the parent.
     public weak var parentOverride: Element?

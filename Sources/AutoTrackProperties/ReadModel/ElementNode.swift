@@ -249,9 +249,12 @@ extension ScreenNode {
     public var screenTracking: ScreenTracking? { nil }
 }
 
-/// What a screen says about itself for tracking: a title to use instead of its own,
-/// extra properties for its screen views, and its URL.
+/// What a screen says about itself for tracking: a page name and a title to use
+/// instead of its own, extra properties for its screen views, and its URL.
 public struct ScreenTracking: Hashable, Sendable {
+    /// Replaces `$screen_name` (the page name, normally the type name) in the screen's
+    /// views and in clicks on it (seed 004's `screenTitle` as the page name).
+    public var screenName: String?
     /// Replaces `$title`.
     public var customTitle: String?
     /// Added to the screen's `$AppViewScreen` events, in order.
@@ -260,7 +263,8 @@ public struct ScreenTracking: Hashable, Sendable {
     public var url: String?
 
     /// Creates tracking information.
-    public init(customTitle: String? = nil, extraProperties: Properties = [:], url: String? = nil) {
+    public init(screenName: String? = nil, customTitle: String? = nil, extraProperties: Properties = [:], url: String? = nil) {
+        self.screenName = screenName
         self.customTitle = customTitle
         self.extraProperties = extraProperties
         self.url = url
