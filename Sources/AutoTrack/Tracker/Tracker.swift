@@ -34,6 +34,10 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var sanitized = SanitizationReport()
     /// Queue counters.
     public var queue = QueueStatistics()
+    /// Automatic events not recorded because ``Tracker/autoTrackSettings`` turn their
+    /// type off or ignore their screen, element type or element id (on purpose, and
+    /// counted).
+    public var ignoredBySettings = 0
     /// Interception counters (fail-open swallowing, filters, dedupe).
     public var interception = InterceptionDiagnostics()
 }
@@ -75,6 +79,7 @@ public final class Tracker: Sendable {
         /// from the background keeps (it did not come from itself).
         var lastScreenReferrer: String?
         var sessionStart: Timestamp?
+        var settings: AutoTrackSettings
         var isShutDown = false
         /// After a deferred flush, automatic flushes wait until then (doubling pauses,
         /// 1 s to 1 min), so a collector that is down does not keep the worker from
@@ -85,6 +90,15 @@ public final class Tracker: Sendable {
         var submissions: [Submission] = []
         /// Whether the worker has a drain of `submissions` queued.
         var drainScheduled = false
+
+        /// Whether the settings record `type`; counts it when they do not.
+        mutating func recordsAutomatic(_ type: AutomaticEventTypes) -> Bool {
+            guard settings.eventTypes.contains(type) else {
+                diagnostics.ignoredBySettings += 1
+                return false
+            }
+            return true
+        }
     }
 
     /// Opens the tracker: recovers the queue, loads (or creates) the anonymous id, and
@@ -101,7 +115,7 @@ public final class Tracker: Sendable {
         encoder = EventJSONEncoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         decoder = EventJSONDecoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
-        state = Mutex(State(identity: .anonymous(anonymous)))
+        state = Mutex(State(identity: .anonymous(anonymous), settings: configuration.autoTrackSettings))
         startTimer()
     }
 
@@ -508,12 +522,32 @@ public final class Tracker: Sendable {
         return context
     }
 
+    /// The automatic-capture settings in force: which automatic events are recorded
+    /// and which screens, element types and element ids are ignored. Setting them takes
+    /// effect from the next interaction, on any thread.
+    public var autoTrackSettings: AutoTrackSettings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Replaces the automatic-capture settings with those of a JSON document (see
+    /// ``AutoTrackSettings``). A document that is not valid leaves the settings in
+    /// force unchanged and is reported as a typed error.
+    public func loadAutoTrackSettings(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
+        let settings = try AutoTrackSettings(json: bytes)
+        autoTrackSettings = settings
+    }
+
     /// Tracks `$AppStart` (with `$resume_from_background`) and starts the session whose
     /// length `$AppEnd` reports. A host calls it at launch and on every return from
     /// the background.
     public func trackAppStart(resumingFromBackground resumed: Bool) {
         let time = configuration.clock.now()
-        state.withLock { $0.sessionStart = time }
+        let recorded = state.withLock { state in
+            state.sessionStart = time
+            return state.recordsAutomatic(.appStart)
+        }
+        guard recorded else { return }
         submit(Submission(time: time, context: callContext(),
                           content: .lifecycle(.appStart, ["$resume_from_background": .bool(resumed)])))
     }
@@ -522,7 +556,8 @@ public final class Tracker: Sendable {
     /// it on every move to the background.
     public func trackAppEnd() {
         let time = configuration.clock.now()
-        let start = state.withLock { $0.sessionStart }
+        let (start, recorded) = state.withLock { ($0.sessionStart, $0.recordsAutomatic(.appEnd)) }
+        guard recorded else { return }
         var properties: Properties = [:]
         if let start {
             properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
@@ -533,6 +568,14 @@ public final class Tracker: Sendable {
     /// Takes one interaction, on the thread of the user action: stamps the time and the
     /// identity; the event is built on the worker.
     func receive(_ interaction: Interaction) {
+        let recorded = state.withLock { state in
+            guard state.settings.records(interaction) else {
+                state.diagnostics.ignoredBySettings += 1
+                return false
+            }
+            return true
+        }
+        guard recorded else { return }
         submit(Submission(time: configuration.clock.now(), context: callContext(), content: .interaction(interaction)))
     }
 }

@@ -43,6 +43,9 @@ public struct TrackerConfiguration: Sendable {
     public var exclusions: TrackingExclusions
     /// How `$element_type` names elements (Sensors' conventions by default).
     public var elementTypeConvention: ElementTypeConvention = .sensors
+    /// The automatic-capture settings a new tracker starts with; change them while it
+    /// runs with ``Tracker/autoTrackSettings`` or ``Tracker/loadAutoTrackSettings(json:)``.
+    public var autoTrackSettings: AutoTrackSettings = .recordEverything
     /// Actions that are not clicks.
     public var actionFilter: ActionFilter
     /// When events are sent.

@@ -1,0 +1,191 @@
+/// AutoTrackEvents: `EventName` appears in this file's public API.
+public import AutoTrackEvents
+/// AutoTrackInterception: `Interaction` appears in this file's public API.
+public import AutoTrackInterception
+/// AutoTrackSerialization: `JSONSyntaxError` appears in this file's public API.
+public import AutoTrackSerialization
+
+/// The automatic events a tracker records.
+public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// Creates a set from raw bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `$AppStart`.
+    public static let appStart = AutomaticEventTypes(rawValue: 1 << 0)
+    /// `$AppEnd`.
+    public static let appEnd = AutomaticEventTypes(rawValue: 1 << 1)
+    /// `$AppClick` from hooks (a manual `trackAppClick` is the app's own call and
+    /// always recorded).
+    public static let appClick = AutomaticEventTypes(rawValue: 1 << 2)
+    /// `$AppViewScreen`.
+    public static let appViewScreen = AutomaticEventTypes(rawValue: 1 << 3)
+    /// All of them: the default.
+    public static let all: AutomaticEventTypes = [.appStart, .appEnd, .appClick, .appViewScreen]
+
+    /// Each single type with its event name, in a fixed order.
+    public static let named: [(type: AutomaticEventTypes, name: EventName)] = [
+        (.appStart, .appStart), (.appEnd, .appEnd), (.appClick, .appClick), (.appViewScreen, .appViewScreen),
+    ]
+}
+
+/// The automatic-capture settings a running tracker can change at any time: which
+/// automatic events it records and which screens (with their subclasses), element
+/// types (with their subclasses) and element ids it leaves alone.
+///
+/// Set them in code through ``Tracker/autoTrackSettings``, or load a JSON document
+/// (a file shipped with the app, or fetched from a server) with
+/// ``init(json:)`` and ``Tracker/loadAutoTrackSettings(json:)``:
+///
+/// ```json
+/// {
+///   "version": 1,
+///   "event_types": ["$AppStart", "$AppEnd", "$AppClick", "$AppViewScreen"],
+///   "ignored_screens": ["SFSafariViewController", "DebugMenuViewController"],
+///   "ignored_element_types": ["UISwitch"],
+///   "ignored_element_ids": ["3fa4b1e2c0d9"]
+/// }
+/// ```
+///
+/// Every key is optional (a missing one keeps its default: all event types, nothing
+/// ignored). Unknown keys, a `version` other than 1, unknown event names and values of
+/// the wrong type are typed errors, so a typo never silently turns a setting off.
+public struct AutoTrackSettings: Hashable, Sendable {
+    /// The automatic events recorded.
+    public var eventTypes: AutomaticEventTypes
+    /// Screen type names whose screen views, and clicks on them, are not recorded;
+    /// subclasses included.
+    public var ignoredScreenTypes: Set<String>
+    /// Element type names whose clicks are not recorded; subclasses included.
+    public var ignoredElementTypes: Set<String>
+    /// `$element_id` values whose clicks are not recorded (an element's path hash or
+    /// its app-assigned id).
+    public var ignoredElementIDs: Set<String>
+
+    /// Creates settings; the defaults record everything.
+    public init(
+        eventTypes: AutomaticEventTypes = .all, ignoredScreenTypes: Set<String> = [], ignoredElementTypes: Set<String> = [],
+        ignoredElementIDs: Set<String> = []
+    ) {
+        self.eventTypes = eventTypes
+        self.ignoredScreenTypes = ignoredScreenTypes
+        self.ignoredElementTypes = ignoredElementTypes
+        self.ignoredElementIDs = ignoredElementIDs
+    }
+
+    /// Everything recorded, nothing ignored.
+    public static let recordEverything = AutoTrackSettings()
+
+    /// Whether an interaction a hook reported is recorded under these settings.
+    public func records(_ interaction: Interaction) -> Bool {
+        guard eventTypes.contains(interaction.point == .screenView ? .appViewScreen : .appClick) else { return false }
+        if let screen = interaction.screen, screen.typeHierarchy.contains(where: ignoredScreenTypes.contains) { return false }
+        guard let element = interaction.element else { return true }
+        if element.typeHierarchy.contains(where: ignoredElementTypes.contains) { return false }
+        if case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.contains(id) { return false }
+        return true
+    }
+}
+
+// MARK: - The JSON document
+
+/// Why a settings document was refused. The tracker keeps the settings it had.
+public enum AutoTrackSettingsError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The document is not JSON.
+    case syntax(JSONSyntaxError)
+    /// The document is JSON but not an object.
+    case notAnObject(found: String)
+    /// A key this version does not know (a typo, or a newer document).
+    case unknownKey(String)
+    /// A key appears twice.
+    case duplicateKey(String)
+    /// `version` is not 1.
+    case unsupportedVersion(String)
+    /// A key's value has the wrong JSON type.
+    case wrongType(key: String, expected: String, found: String)
+    /// `event_types` names an event that is not an automatic one.
+    case unknownEventType(String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .syntax(let error): "autotrack settings are not valid JSON: \(error)"
+        case .notAnObject(let found): "autotrack settings must be a JSON object, found \(found)"
+        case .unknownKey(let key): "autotrack settings: unknown key \"\(key)\""
+        case .duplicateKey(let key): "autotrack settings: key \"\(key)\" appears twice"
+        case .unsupportedVersion(let version): "autotrack settings: unsupported version \(version), expected 1"
+        case .wrongType(let key, let expected, let found): "autotrack settings: \"\(key)\" must be \(expected), found \(found)"
+        case .unknownEventType(let name):
+            "autotrack settings: \"\(name)\" is not an automatic event (expected $AppStart, $AppEnd, $AppClick or $AppViewScreen)"
+        }
+    }
+}
+
+extension AutoTrackSettings {
+    /// The document's keys.
+    private enum Key {
+        static let version = "version"
+        static let eventTypes = "event_types"
+        static let ignoredScreens = "ignored_screens"
+        static let ignoredElementTypes = "ignored_element_types"
+        static let ignoredElementIDs = "ignored_element_ids"
+        static let all: Set<String> = [version, eventTypes, ignoredScreens, ignoredElementTypes, ignoredElementIDs]
+    }
+
+    /// Reads a settings document (see ``AutoTrackSettings``).
+    public init(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
+        let document: JSONValue
+        do { document = try JSONParser(maximumDepth: 8).parse(bytes) } catch { throw .syntax(error) }
+        guard case .object(let members) = document else { throw .notAnObject(found: document.typeName) }
+        var seen = Set<String>()
+        for member in members {
+            guard Key.all.contains(member.key) else { throw .unknownKey(member.key) }
+            guard seen.insert(member.key).inserted else { throw .duplicateKey(member.key) }
+        }
+        if let version = document[Key.version] {
+            guard case .integer(let number) = version else { throw .wrongType(key: Key.version, expected: "an integer", found: version.typeName) }
+            guard number == 1 else { throw .unsupportedVersion(String(number)) }
+        }
+        self.init()
+        if let names = try Self.strings(document, Key.eventTypes) {
+            var types: AutomaticEventTypes = []
+            for name in names {
+                guard let match = AutomaticEventTypes.named.first(where: { $0.name.rawValue == name }) else { throw .unknownEventType(name) }
+                types.insert(match.type)
+            }
+            eventTypes = types
+        }
+        ignoredScreenTypes = Set(try Self.strings(document, Key.ignoredScreens) ?? [])
+        ignoredElementTypes = Set(try Self.strings(document, Key.ignoredElementTypes) ?? [])
+        ignoredElementIDs = Set(try Self.strings(document, Key.ignoredElementIDs) ?? [])
+    }
+
+    /// The array of strings under `key`, `nil` when the key is absent.
+    private static func strings(_ document: JSONValue, _ key: String) throws(AutoTrackSettingsError) -> [String]? {
+        guard let value = document[key] else { return nil }
+        let expected = "an array of strings"
+        guard case .array(let items) = value else { throw .wrongType(key: key, expected: expected, found: value.typeName) }
+        var strings: [String] = []
+        strings.reserveCapacity(items.count)
+        for item in items {
+            guard case .string(let string) = item else { throw .wrongType(key: key, expected: expected, found: "an array holding \(item.typeName)") }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// The document for these settings, in the format ``init(json:)`` reads; lists
+    /// sorted so equal settings give equal documents.
+    public var jsonDocument: String {
+        let names = AutomaticEventTypes.named.filter { eventTypes.contains($0.type) }.map(\.name.rawValue)
+        let document: Properties = [
+            Key.version: .integer(1),
+            Key.eventTypes: .strings(names),
+            Key.ignoredScreens: .strings(ignoredScreenTypes.sorted()),
+            Key.ignoredElementTypes: .strings(ignoredElementTypes.sorted()),
+            Key.ignoredElementIDs: .strings(ignoredElementIDs.sorted()),
+        ]
+        return String(decoding: EventJSONEncoder(layout: .pretty).encode(document), as: UTF8.self)
+    }
+}

@@ -1,0 +1,146 @@
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackInterception
+import AutoTrackProperties
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Run-time autotrack settings and their JSON document")
+struct AutoTrackSettingsTests {
+    static let fullDocument = """
+        {"version": 1, "event_types": ["$AppClick", "$AppEnd"], "ignored_screens": ["BaseDebugViewController"],
+         "ignored_element_types": ["UISwitch"], "ignored_element_ids": ["abc"]}
+        """
+
+    @Test("a full document reads into settings and writes back to an equal document")
+    func readAndWrite() throws {
+        let settings = try AutoTrackSettings(json: Array(Self.fullDocument.utf8))
+        #expect(settings.eventTypes == [.appClick, .appEnd])
+        #expect(settings.ignoredScreenTypes == ["BaseDebugViewController"])
+        #expect(settings.ignoredElementTypes == ["UISwitch"])
+        #expect(settings.ignoredElementIDs == ["abc"])
+        #expect(try AutoTrackSettings(json: Array(settings.jsonDocument.utf8)) == settings)
+        #expect(try AutoTrackSettings(json: Array("{}".utf8)) == .recordEverything, "a missing key keeps its default")
+        #expect(try AutoTrackSettings(json: Array(#"{"event_types": []}"#.utf8)).eventTypes.isEmpty)
+    }
+
+    @Test("invalid documents are typed errors naming the problem", arguments: [
+        ("{", "syntax"),
+        ("[]", #"must be a JSON object, found array"#),
+        (#"{"ignored_screen": []}"#, #"unknown key "ignored_screen""#),
+        (#"{"ignored_screens": [], "ignored_screens": []}"#, #"key "ignored_screens" appears twice"#),
+        (#"{"version": 2}"#, "unsupported version 2"),
+        (#"{"version": "1"}"#, #""version" must be an integer, found string"#),
+        (#"{"ignored_screens": "A"}"#, #""ignored_screens" must be an array of strings, found string"#),
+        (#"{"ignored_element_ids": [1]}"#, "found an array holding integer"),
+        (#"{"event_types": ["$AppClick", "$AppCrash"]}"#, #""$AppCrash" is not an automatic event"#),
+    ])
+    func invalid(document: String, message: String) {
+        let error = #expect(throws: AutoTrackSettingsError.self) { try AutoTrackSettings(json: Array(document.utf8)) }
+        let description = error.map { String(describing: $0) } ?? ""
+        #expect(description.contains(message) || (message == "syntax" && error.map { if case .syntax = $0 { true } else { false } } == true),
+                "\(description)")
+    }
+
+    final class Collected: Sendable {
+        let events = Mutex<[Event]>([])
+        var names: [String] { events.withLock { $0.map(\.name.rawValue) } }
+    }
+
+    func makeTracker(_ directory: URL) throws -> (Tracker, Collected) {
+        let collected = Collected()
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
+            eventIDs: SequentialEventIDGenerator(),
+            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
+        return (tracker, collected)
+    }
+
+    /// A click on `element` on a screen of type `screen` (whose ancestors are `superScreens`).
+    static func click(on element: Element, screen: String, superScreens: [String] = []) -> Interaction {
+        let context = InteractionContext(sink: DiscardingSink())
+        let page = Screen(screen, superTypeNames: superScreens)
+        page.rootView.addChild(element)
+        return Interaction(point: .sendAction, element: context.snapshot(of: element), screen: context.snapshot(of: page),
+                           details: InteractionDetails(actionName: "tapped:"), capturedBy: "test")
+    }
+
+    static func screenView(_ screen: String, superScreens: [String] = []) -> Interaction {
+        let context = InteractionContext(sink: DiscardingSink())
+        return Interaction(point: .screenView, element: nil, screen: context.snapshot(of: Screen(screen, superTypeNames: superScreens)),
+                           details: InteractionDetails(screenViewReason: "appear"), capturedBy: "test")
+    }
+
+    final class DiscardingSink: InteractionSink {
+        func receive(_ interaction: Interaction) throws {}
+    }
+
+    @Test("event types switch on and off while the tracker runs; what they skip is counted")
+    func runTimeSwitches() throws {
+        let directory = temporaryDirectory("settings-switch")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, collected) = try makeTracker(directory)
+        let sink = tracker.interactionSink
+        let button = Element("UIButton", role: .button, text: "Buy")
+        try sink.receive(Self.click(on: button, screen: "HomeViewController"))
+        tracker.autoTrackSettings.eventTypes.remove(.appClick)
+        try sink.receive(Self.click(on: button, screen: "HomeViewController"))
+        try sink.receive(Self.screenView("HomeViewController"))
+        tracker.autoTrackSettings.eventTypes = [.appClick]
+        tracker.trackAppStart(resumingFromBackground: false)
+        tracker.trackAppEnd()
+        try sink.receive(Self.screenView("HomeViewController"))
+        try sink.receive(Self.click(on: button, screen: "HomeViewController"))
+        tracker.autoTrackSettings = .recordEverything
+        tracker.trackAppEnd()
+        tracker.waitUntilQueued()
+        #expect(collected.names == ["$AppClick", "$AppViewScreen", "$AppClick", "$AppEnd"])
+        #expect(tracker.diagnostics.ignoredBySettings == 4)
+        let appEnd = try #require(collected.events.withLock { $0.last })
+        #expect(appEnd.properties["$event_duration"] != nil, "a session started while $AppStart was off still has a length")
+    }
+
+    @Test("ignored screens cover their subclasses and the clicks on them; element types and ids are ignored too")
+    func ignoreLists() throws {
+        let directory = temporaryDirectory("settings-ignore")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, collected) = try makeTracker(directory)
+        try tracker.loadAutoTrackSettings(json: Array(Self.fullDocument.utf8))
+        tracker.autoTrackSettings.eventTypes = .all
+        let sink = tracker.interactionSink
+        try sink.receive(Self.screenView("LogViewController", superScreens: ["BaseDebugViewController", "UIViewController"]))
+        try sink.receive(Self.click(on: Element("UIButton", role: .button, text: "Clear"), screen: "LogViewController",
+                                    superScreens: ["BaseDebugViewController"]))
+        try sink.receive(Self.click(on: Element("FancySwitch", role: .toggle, superTypeNames: ["UISwitch"]), screen: "Home"))
+        let tagged = Element("UIButton", role: .button, text: "Tagged")
+        tagged.customElementID = "abc"
+        try sink.receive(Self.click(on: tagged, screen: "Home"))
+        try sink.receive(Self.click(on: Element("UIButton", role: .button, text: "Kept"), screen: "Home"))
+        try sink.receive(Self.screenView("Home"))
+        tracker.waitUntilQueued()
+        #expect(collected.names == ["$AppClick", "$AppViewScreen"])
+        #expect(collected.events.withLock { $0.first?.properties["$element_content"] } == "Kept")
+        #expect(tracker.diagnostics.ignoredBySettings == 4)
+    }
+
+    @Test("an invalid document leaves the settings in force unchanged")
+    func invalidKeepsPrevious() throws {
+        let directory = temporaryDirectory("settings-invalid")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, collected) = try makeTracker(directory)
+        try tracker.loadAutoTrackSettings(json: Array(#"{"event_types": ["$AppViewScreen"]}"#.utf8))
+        let before = tracker.autoTrackSettings
+        #expect(throws: AutoTrackSettingsError.unknownKey("event_type")) {
+            try tracker.loadAutoTrackSettings(json: Array(#"{"event_type": []}"#.utf8))
+        }
+        #expect(throws: AutoTrackSettingsError.self) {
+            try tracker.loadAutoTrackSettings(json: Array(#"{"event_types": ["$AppClick"], "version": 9}"#.utf8))
+        }
+        #expect(tracker.autoTrackSettings == before)
+        try tracker.interactionSink.receive(Self.click(on: Element("UIButton", role: .button, text: "Buy"), screen: "Home"))
+        try tracker.interactionSink.receive(Self.screenView("Home"))
+        tracker.waitUntilQueued()
+        #expect(collected.names == ["$AppViewScreen"])
+    }
+}
