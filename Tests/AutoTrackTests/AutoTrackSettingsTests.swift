@@ -21,7 +21,7 @@ struct AutoTrackSettingsTests {
         #expect(settings.ignoredElementTypes == ["UISwitch"])
         #expect(settings.ignoredElementIDs == ["abc"])
         #expect(try AutoTrackSettings(json: Array(settings.jsonDocument.utf8)) == settings)
-        #expect(try AutoTrackSettings(json: Array("{}".utf8)) == .recordEverything, "a missing key keeps its default")
+        #expect(try AutoTrackSettings(json: Array("{}".utf8)) == .standard, "a missing key keeps its default")
         #expect(try AutoTrackSettings(json: Array(#"{"event_types": []}"#.utf8)).eventTypes.isEmpty)
     }
 
@@ -48,11 +48,13 @@ struct AutoTrackSettingsTests {
         var names: [String] { events.withLock { $0.map(\.name.rawValue) } }
     }
 
-    func makeTracker(_ directory: URL) throws -> (Tracker, Collected) {
+    func makeTracker(
+        _ directory: URL, clock: ManualTimestampSource = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
+    ) throws -> (Tracker, Collected) {
         let collected = Collected()
         let tracker = try Tracker(configuration: TrackerConfiguration(
             storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
-            eventIDs: SequentialEventIDGenerator(),
+            clock: clock, eventIDs: SequentialEventIDGenerator(),
             eventObserver: { event in collected.events.withLock { $0.append(event) } }))
         return (tracker, collected)
     }
@@ -92,7 +94,7 @@ struct AutoTrackSettingsTests {
         tracker.trackAppEnd()
         try sink.receive(Self.screenView("HomeViewController"))
         try sink.receive(Self.click(on: button, screen: "HomeViewController"))
-        tracker.autoTrackSettings = .recordEverything
+        tracker.autoTrackSettings = .standard
         tracker.trackAppEnd()
         tracker.waitUntilQueued()
         #expect(collected.names == ["$AppClick", "$AppViewScreen", "$AppClick", "$AppEnd"])
@@ -107,7 +109,7 @@ struct AutoTrackSettingsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (tracker, collected) = try makeTracker(directory)
         try tracker.loadAutoTrackSettings(json: Array(Self.fullDocument.utf8))
-        tracker.autoTrackSettings.eventTypes = .all
+        tracker.autoTrackSettings.eventTypes = .standard
         let sink = tracker.interactionSink
         try sink.receive(Self.screenView("LogViewController", superScreens: ["BaseDebugViewController", "UIViewController"]))
         try sink.receive(Self.click(on: Element("UIButton", role: .button, text: "Clear"), screen: "LogViewController",
@@ -142,5 +144,63 @@ struct AutoTrackSettingsTests {
         try tracker.interactionSink.receive(Self.screenView("Home"))
         tracker.waitUntilQueued()
         #expect(collected.names == ["$AppViewScreen"])
+    }
+
+    @Test("$AppPageLeave: each screen left — by the next screen or the background — once, with its duration and properties")
+    func pageLeave() throws {
+        let directory = temporaryDirectory("page-leave")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 1_000_000))
+        let (tracker, collected) = try makeTracker(directory, clock: clock)
+        let sink = tracker.interactionSink
+        tracker.autoTrackSettings.eventTypes = .all
+        try sink.receive(Self.screenView("HomeViewController"))
+        clock.advance(by: 2_500)
+        try sink.receive(Self.click(on: Element("UIButton", role: .button, text: "Open"), screen: "HomeViewController"))
+        try sink.receive(Self.screenView("DetailViewController"))
+        clock.advance(by: 1_000)
+        tracker.trackAppEnd()
+        clock.advance(by: 60_000)
+        tracker.trackAppStart(resumingFromBackground: true)
+        var foreground = Self.screenView("DetailViewController")
+        foreground.details.screenViewReason = "foreground"
+        try sink.receive(foreground)
+        clock.advance(by: 500)
+        try sink.receive(Self.screenView("HomeViewController"))
+        tracker.waitUntilQueued()
+        let events = collected.events.withLock { $0 }
+        #expect(events.map(\.name.rawValue) == [
+            "$AppViewScreen", "$AppClick", "$AppPageLeave", "$AppViewScreen", "$AppPageLeave", "$AppEnd", "$AppStart",
+            "$AppViewScreen", "$AppPageLeave", "$AppViewScreen",
+        ])
+        let leaves = events.filter { $0.name == .appPageLeave }
+        #expect(leaves.map { $0.properties["$screen_name"] } == ["HomeViewController", "DetailViewController", "DetailViewController"])
+        #expect(leaves.map { $0.properties["event_duration"] } == [.number(2.5), .number(1.0), .number(0.5)],
+                "the time in the background is not time on the screen")
+        #expect(leaves[1].properties["$referrer"] == "HomeViewController", "a leave carries its screen view's referrer")
+        #expect(leaves[0].time == events[3].time, "left when the next screen appeared")
+    }
+
+    @Test("$AppPageLeave is off by default; an ignored screen appearing leaves the one before")
+    func pageLeaveDefaultsAndIgnoredScreens() throws {
+        let directory = temporaryDirectory("page-leave-ignored")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
+        let (tracker, collected) = try makeTracker(directory, clock: clock)
+        let sink = tracker.interactionSink
+        try sink.receive(Self.screenView("HomeViewController"))
+        try sink.receive(Self.screenView("DetailViewController"))
+        tracker.waitUntilQueued()
+        #expect(collected.names == ["$AppViewScreen", "$AppViewScreen"])
+        tracker.autoTrackSettings = AutoTrackSettings(eventTypes: .all, ignoredScreenTypes: ["DebugViewController"])
+        try sink.receive(Self.screenView("HomeViewController"))
+        clock.advance(by: 3_000)
+        try sink.receive(Self.screenView("DebugViewController"))
+        clock.advance(by: 9_000)
+        tracker.trackAppEnd()
+        tracker.waitUntilQueued()
+        let leaves = collected.events.withLock { $0 }.filter { $0.name == .appPageLeave }
+        #expect(leaves.map { $0.properties["$screen_name"] } == ["DetailViewController", "HomeViewController"])
+        #expect(leaves.last?.properties["event_duration"] == .number(3), "left when the ignored screen appeared, not at the background")
     }
 }

@@ -21,12 +21,18 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     public static let appClick = AutomaticEventTypes(rawValue: 1 << 2)
     /// `$AppViewScreen`.
     public static let appViewScreen = AutomaticEventTypes(rawValue: 1 << 3)
-    /// All of them: the default.
-    public static let all: AutomaticEventTypes = [.appStart, .appEnd, .appClick, .appViewScreen]
+    /// `$AppPageLeave`: how long each screen was visible. Off by default, as in
+    /// Sensors' SDK: it doubles the screen events.
+    public static let appPageLeave = AutomaticEventTypes(rawValue: 1 << 4)
+    /// The default: app start and end, clicks and screen views.
+    public static let standard: AutomaticEventTypes = [.appStart, .appEnd, .appClick, .appViewScreen]
+    /// Every automatic event, page leaves included.
+    public static let all: AutomaticEventTypes = [.standard, .appPageLeave]
 
     /// Each single type with its event name, in a fixed order.
     public static let named: [(type: AutomaticEventTypes, name: EventName)] = [
         (.appStart, .appStart), (.appEnd, .appEnd), (.appClick, .appClick), (.appViewScreen, .appViewScreen),
+        (.appPageLeave, .appPageLeave),
     ]
 }
 
@@ -41,21 +47,21 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
 /// ```json
 /// {
 ///   "version": 1,
-///   "event_types": ["$AppStart", "$AppEnd", "$AppClick", "$AppViewScreen"],
+///   "event_types": ["$AppStart", "$AppEnd", "$AppClick", "$AppViewScreen", "$AppPageLeave"],
 ///   "ignored_screens": ["SFSafariViewController", "DebugMenuViewController"],
 ///   "ignored_element_types": ["UISwitch"],
 ///   "ignored_element_ids": ["3fa4b1e2c0d9"]
 /// }
 /// ```
 ///
-/// Every key is optional (a missing one keeps its default: all event types, nothing
-/// ignored). Unknown keys, a `version` other than 1, unknown event names and values of
+/// Every key is optional (a missing one keeps its default: the standard event types,
+/// nothing ignored). Unknown keys, a `version` other than 1, unknown event names and values of
 /// the wrong type are typed errors, so a typo never silently turns a setting off.
 public struct AutoTrackSettings: Hashable, Sendable {
     /// The automatic events recorded.
     public var eventTypes: AutomaticEventTypes
-    /// Screen type names whose screen views, and clicks on them, are not recorded;
-    /// subclasses included.
+    /// Screen type names whose screen views, page leaves and clicks on them are not
+    /// recorded; subclasses included.
     public var ignoredScreenTypes: Set<String>
     /// Element type names whose clicks are not recorded; subclasses included.
     public var ignoredElementTypes: Set<String>
@@ -65,7 +71,7 @@ public struct AutoTrackSettings: Hashable, Sendable {
 
     /// Creates settings; the defaults record everything.
     public init(
-        eventTypes: AutomaticEventTypes = .all, ignoredScreenTypes: Set<String> = [], ignoredElementTypes: Set<String> = [],
+        eventTypes: AutomaticEventTypes = .standard, ignoredScreenTypes: Set<String> = [], ignoredElementTypes: Set<String> = [],
         ignoredElementIDs: Set<String> = []
     ) {
         self.eventTypes = eventTypes
@@ -74,8 +80,8 @@ public struct AutoTrackSettings: Hashable, Sendable {
         self.ignoredElementIDs = ignoredElementIDs
     }
 
-    /// Everything recorded, nothing ignored.
-    public static let recordEverything = AutoTrackSettings()
+    /// The standard event types recorded, nothing ignored: the default.
+    public static let standard = AutoTrackSettings()
 
     /// Whether an interaction a hook reported is recorded under these settings.
     public func records(_ interaction: Interaction) -> Bool {
@@ -117,7 +123,7 @@ public enum AutoTrackSettingsError: Error, Hashable, Sendable, CustomStringConve
         case .unsupportedVersion(let version): "autotrack settings: unsupported version \(version), expected 1"
         case .wrongType(let key, let expected, let found): "autotrack settings: \"\(key)\" must be \(expected), found \(found)"
         case .unknownEventType(let name):
-            "autotrack settings: \"\(name)\" is not an automatic event (expected $AppStart, $AppEnd, $AppClick or $AppViewScreen)"
+            "autotrack settings: \"\(name)\" is not an automatic event (expected $AppStart, $AppEnd, $AppClick, $AppViewScreen or $AppPageLeave)"
         }
     }
 }

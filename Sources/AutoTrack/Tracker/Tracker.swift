@@ -80,6 +80,8 @@ public final class Tracker: Sendable {
         var lastScreenReferrer: String?
         var sessionStart: Timestamp?
         var settings: AutoTrackSettings
+        /// The screen shown now, from its screen view: what its `$AppPageLeave` reports.
+        var openPage: OpenPage?
         var isShutDown = false
         /// After a deferred flush, automatic flushes wait until then (doubling pauses,
         /// 1 s to 1 min), so a collector that is down does not keep the worker from
@@ -90,6 +92,12 @@ public final class Tracker: Sendable {
         var submissions: [Submission] = []
         /// Whether the worker has a drain of `submissions` queued.
         var drainScheduled = false
+
+        /// A screen being shown: its screen view's properties and when it appeared.
+        struct OpenPage {
+            var properties: Properties
+            var since: Timestamp
+        }
 
         /// Whether the settings record `type`; counts it when they do not.
         mutating func recordsAutomatic(_ type: AutomaticEventTypes) -> Bool {
@@ -254,6 +262,10 @@ public final class Tracker: Sendable {
             case lifecycle(EventName, Properties)
             /// A click or screen view from a hook.
             case interaction(Interaction)
+            /// The screen shown was left with no event of its own — the app went to the
+            /// background with `$AppEnd` off, or a screen the settings ignore appeared —
+            /// so its `$AppPageLeave` is due.
+            case leftScreen
         }
     }
 
@@ -287,10 +299,12 @@ public final class Tracker: Sendable {
         var repairs = SanitizationReport()
         var oversized = 0
         for submission in submissions {
-            let event = build(submission, repairs: &repairs)
-            configuration.eventObserver?(event)
-            let payload = encoder.encode(event)
-            if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
+            for event in [pageLeave(closedBy: submission, repairs: &repairs), build(submission, repairs: &repairs)] {
+                guard let event else { continue }
+                configuration.eventObserver?(event)
+                let payload = encoder.encode(event)
+                if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
+            }
         }
         var storeFailures = oversized
         do {
@@ -310,7 +324,7 @@ public final class Tracker: Sendable {
 
     /// Turns a submission into its event. Worker thread only (screen views update the
     /// referrer chain, in submission order).
-    private func build(_ submission: Submission, repairs: inout SanitizationReport) -> Event {
+    private func build(_ submission: Submission, repairs: inout SanitizationReport) -> Event? {
         let name: EventName
         let method: LibraryMethod
         var autotrack = Properties()
@@ -324,6 +338,8 @@ public final class Tracker: Sendable {
             repairs.add(report)
         case .lifecycle(let eventName, let properties):
             (name, method, autotrack) = (eventName, .autoTrack, properties)
+        case .leftScreen:
+            return nil
         case .interaction(let interaction):
             method = .autoTrack
             autotrack = interaction.screen?.properties ?? [:]
@@ -345,11 +361,46 @@ public final class Tracker: Sendable {
                     return state.lastScreenReference
                 }
                 if let referrer { autotrack["$referrer"] = .string(referrer) }
+                let page = State.OpenPage(properties: autotrack, since: submission.time)
+                state.withLock { $0.openPage = page }
             } else {
                 name = .appClick
                 if let element = interaction.element { autotrack.merge(element.properties) }
             }
         }
+        return event(name, method: method, autotrack: autotrack, caller: caller, for: submission, repairs: &repairs)
+    }
+
+    /// The `$AppPageLeave` of the screen shown, when `submission` leaves it — another
+    /// screen view, or the app going to the background — with `event_duration` in
+    /// seconds since its screen view; `nil` when no screen is shown or page leaves
+    /// are off. Worker thread only, before `submission`'s own event.
+    private func pageLeave(closedBy submission: Submission, repairs: inout SanitizationReport) -> Event? {
+        switch submission.content {
+        case .interaction(let interaction) where interaction.point == .screenView: break
+        case .lifecycle(let name, _) where name == .appEnd: break
+        case .leftScreen: break
+        default: return nil
+        }
+        let (closed, recorded) = state.withLock { state -> (State.OpenPage?, Bool) in
+            guard let page = state.openPage else { return (nil, false) }
+            state.openPage = nil
+            // Not counted when off: no interaction was captured and dropped.
+            return (page, state.settings.eventTypes.contains(.appPageLeave))
+        }
+        guard let closed, recorded else { return nil }
+        var autotrack = closed.properties
+        let milliseconds = max(0, submission.time.millisecondsSince1970 - closed.since.millisecondsSince1970)
+        autotrack["event_duration"] = .number(Double(milliseconds) / 1000)
+        return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
+    }
+
+    /// An event of `submission`'s time and caller context, its properties layered and
+    /// sanitised.
+    private func event(
+        _ name: EventName, method: LibraryMethod, autotrack: Properties, caller: Properties, for submission: Submission,
+        repairs: inout SanitizationReport
+    ) -> Event {
         let properties = configuration.rules.sanitized(
             Properties.layered(preset: presets, superProperties: submission.context.superProperties, autotrack: autotrack, caller: caller),
             report: &repairs)
@@ -557,7 +608,10 @@ public final class Tracker: Sendable {
     public func trackAppEnd() {
         let time = configuration.clock.now()
         let (start, recorded) = state.withLock { ($0.sessionStart, $0.recordsAutomatic(.appEnd)) }
-        guard recorded else { return }
+        guard recorded else {
+            submit(Submission(time: time, context: callContext(), content: .leftScreen))
+            return
+        }
         var properties: Properties = [:]
         if let start {
             properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
@@ -575,7 +629,12 @@ public final class Tracker: Sendable {
             }
             return true
         }
-        guard recorded else { return }
+        guard recorded else {
+            if interaction.point == .screenView {
+                submit(Submission(time: configuration.clock.now(), context: callContext(), content: .leftScreen))
+            }
+            return
+        }
         submit(Submission(time: configuration.clock.now(), context: callContext(), content: .interaction(interaction)))
     }
 }

@@ -45,7 +45,7 @@ public struct TrackerConfiguration: Sendable {
     public var elementTypeConvention: ElementTypeConvention = .sensors
     /// The automatic-capture settings a new tracker starts with; change them while it
     /// runs with ``Tracker/autoTrackSettings`` or ``Tracker/loadAutoTrackSettings(json:)``.
-    public var autoTrackSettings: AutoTrackSettings = .recordEverything
+    public var autoTrackSettings: AutoTrackSettings = .standard
     /// Actions that are not clicks.
     public var actionFilter: ActionFilter
     /// When events are sent.

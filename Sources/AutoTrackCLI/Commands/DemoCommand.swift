@@ -34,7 +34,7 @@ struct DemoCommand {
         let printed = Mutex(0)
         let tally = Mutex<[(name: String, screen: String)]>([])
         let printsJSON = printsJSON
-        let configuration = TrackerConfiguration(
+        var configuration = TrackerConfiguration(
             storeDirectory: directory.appendingPathComponent("store"),
             device: .current(appVersion: "1.0", screenWidth: 390, screenHeight: 844),
             transport: transport,
@@ -50,9 +50,12 @@ struct DemoCommand {
                 } else {
                     var detail = ""
                     if case .string(let content)? = event.properties["$element_content"] { detail = " \"\(content)\"" }
+                    if case .number(let seconds)? = event.properties["event_duration"] { detail = " after \(seconds) s" }
                     print("  \(event.name.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(screen)\(detail)")
                 }
             })
+        // The demo shows every automatic event, page leaves too (off by default).
+        configuration.autoTrackSettings.eventTypes = .all
         let tracker = try Tracker(configuration: configuration)
         // As an app does: start the SDK first, then build the UI.
         let host = try ReferenceHost()

@@ -35,9 +35,12 @@ public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let appStart = EventName(preset: "$AppStart")
     /// The app went to the background or ended.
     public static let appEnd = EventName(preset: "$AppEnd")
+    /// A screen stopped being visible (another screen appeared, or the app went to the
+    /// background), with how long it was visible in `event_duration`.
+    public static let appPageLeave = EventName(preset: "$AppPageLeave")
 
     /// The preset names of automatic events.
-    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd]
+    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave]
 
     /// The raw name.
     public var description: String { rawValue }
