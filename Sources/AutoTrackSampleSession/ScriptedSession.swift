@@ -50,6 +50,12 @@ public enum ScriptedSession {
         Step(description: "tap Share (a button wired with a closure, UIAction)", expectedEvents: ["$AppClick"]) { app, _ in
             try app.host.driver.tap(app.shareButton)
         },
+        Step(description: "drag the volume slider to 0.8 (one click, at the end, with the value)", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.slide(app.volumeSlider, to: 0.8)
+        },
+        Step(description: "tap + on the quantity stepper", expectedEvents: ["$AppClick"]) { app, _ in
+            try app.host.driver.tap(app.quantityStepper)
+        },
         Step(description: "type a name and a password (never captured)", expectedEvents: []) { app, _ in
             try app.host.driver.type("Ann", into: app.nameField)
             try app.host.driver.type("secret", into: app.passwordField)

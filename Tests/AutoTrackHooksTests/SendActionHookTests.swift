@@ -54,6 +54,33 @@ struct SendActionHookTests {
         #expect(fixture.sink.count == 1)
     }
 
+    @Test("a slider drag is one click, recorded when the finger lifts, with the value it ends at", arguments: strategies)
+    func sliderDrag(hook: any InterceptionHook<ReferenceHost>) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let slider = fixture.app.volumeSlider!
+        try slider.addTarget(fixture.app.settingsScreen, action: "volumeChanged:", for: .touchUpInside)
+        try fixture.host.driver.slide(slider, to: 0.8, steps: 4)
+        #expect(fixture.app.log.count("volume") == 5, "four value changes and the touch-up, every one delivered")
+        #expect(fixture.sink.count == 1)
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.element?.properties["$element_content"] == "0.8")
+        #expect(click.element?.properties["$element_type"] == "UISlider")
+        #expect(fixture.app.log.all.firstIndex(of: "click") == 3, "recorded at the last value change, before its original")
+        #expect(fixture.context.diagnostics.filtered == 0, "the drag's middle is neither filtered nor a duplicate")
+    }
+
+    @Test("a stepper tap is one click with the stepped value", arguments: strategies)
+    func stepperTap(hook: any InterceptionHook<ReferenceHost>) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let stepper = fixture.app.quantityStepper!
+        try fixture.host.driver.tap(stepper)
+        try fixture.host.driver.tap(stepper)
+        #expect(fixture.app.log.count("quantity") == 2)
+        #expect(fixture.sink.all.map { $0.element?.properties["$element_content"] } == ["2", "3"])
+    }
+
     @Test("rule 2: three targets for one touch are one click and three originals", arguments: strategies)
     func threeTargets(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()

@@ -90,6 +90,30 @@ enum VarietyScenarios {
             try run.runtime.send(button, "sendActionsForControlEvents:", [.int(ControlEvents.touchUpInside.rawValue)])
             run.expectCounts(original: "menu", originals: 2, interactions: 1)
         },
+        scenario("SA-V6", .sendAction, "a slider dragged through four values in one touch", "A click at the start of the drag with the old value, or one per value change.", [.oneInteraction, .originalOnce]) { run in
+            try run.install()
+            let slider = run.host.makeControl("UISlider", frame: Rect(x: 10, y: 500, width: 300, height: 30))
+            slider.value = 0.5
+            run.app.listScreen.view.addSubview(slider)
+            try slider.addTarget(run.app.listScreen, action: "buyTapped:", for: .valueChanged)
+            try run.app.launch()
+            run.resetCounts()
+            try run.host.driver.slide(slider, to: 0.25, steps: 4)
+            run.expectCounts(original: "buy", originals: 4, interactions: 1)
+            run.expect(.oneInteraction, "the value recorded", expected: "0.25", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
+        },
+        scenario("SA-V7", .sendAction, "a stepper tapped twice", "Steppers recorded without their value, or not at all.", [.oneInteraction, .originalOnce]) { run in
+            try run.install()
+            let stepper = run.host.makeControl("UIStepper", frame: Rect(x: 10, y: 500, width: 94, height: 32))
+            run.app.listScreen.view.addSubview(stepper)
+            try stepper.addTarget(run.app.listScreen, action: "buyTapped:", for: .valueChanged)
+            try run.app.launch()
+            run.resetCounts()
+            try run.host.driver.tap(stepper)
+            try run.host.driver.tap(stepper)
+            run.expectCounts(original: "buy", originals: 2, interactions: 2)
+            run.expect(.oneInteraction, "the values recorded", expected: ["1", "2"], observed: run.sink.interactions.map { run.text($0.element?.properties["$element_content"]) })
+        },
         scenario("SA-R1", .sendAction, "the application-level send answers its BOOL unchanged", "A wrapper returning void (or YES) for `sendAction:to:from:forEvent:` breaks callers that check whether the action was handled.", [.originalOnce, .transparency]) { run in
             @Sendable func answers(_ run: ScenarioRun) throws -> [String] {
                 try run.app.launch()

@@ -69,14 +69,25 @@ public enum ReferenceHostCapture {
             return SendActionCall(sender: arguments[2].object, action: arguments[0], event: arguments[3].object)
         }
 
-        /// One click per touch: the first dispatch of this event for this sender.
+        /// Whether this dispatch comes from the middle of a slider drag (any phase but
+        /// ended): a drag is one click, recorded when the finger lifts, with the value
+        /// the slider ends at (Sensors' `UITouchPhaseEnded` rule).
+        public var isMidDrag: Bool {
+            guard let control = sender as? ViewObject, control.role == .slider, let touch = event as? EventObject else { return false }
+            return touch.touchPhase != .ended
+        }
+
+        /// One click per touch: the first dispatch of this event for this sender; in
+        /// the middle of a slider drag, no claim on the touch at all (its end records).
         public func dedupe(receiver: RuntimeObject) -> InterceptionDedupe {
-            .touch(event: event, element: sender ?? receiver)
+            isMidDrag ? .none : .touch(event: event, element: sender ?? receiver)
         }
 
         /// The click (see ``ReferenceHostCapture/click(sender:action:interceptor:)``); a
-        /// closure action's click has no action name.
-        public func click(interceptor: Interceptor) throws -> Interaction {
+        /// closure action's click has no action name; `nil` — nothing recorded, nothing
+        /// counted — in the middle of a slider drag.
+        public func click(interceptor: Interceptor) throws -> Interaction? {
+            if isMidDrag { return nil }
             guard let sender else { throw Failure.unexpectedArguments }
             guard action != nil else { return try ReferenceHostCapture.closureClick(sender: sender, interceptor: interceptor) }
             return try ReferenceHostCapture.click(sender: sender, action: action, interceptor: interceptor)

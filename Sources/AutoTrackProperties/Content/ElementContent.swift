@@ -4,6 +4,8 @@
 /// - a label's or button's own text is its content (an empty title counts as set), and
 ///   a segmented control's selected title;
 /// - a switch's content is `checked` or `unchecked`;
+/// - a slider's or stepper's content is its value (at most three decimals, integers
+///   without any);
 /// - text fields, secure fields and search fields have none, and their children are
 ///   not read either — typed text is never captured;
 /// - anything else joins its children's non-empty content with `-`, recursively.
@@ -38,6 +40,8 @@ public struct ElementContentExtractor: Sendable {
             return nil
         case .toggle:
             if let isOn = element.isOn { return isOn ? "checked" : "unchecked" }
+        case .slider, .stepper:
+            if let value = element.controlValue { return ControlAttributes.number(value) }
         case .label, .button, .segmentedControl:
             if let text = element.ownText { return text }
         default:

@@ -40,6 +40,8 @@ public final class Element: ElementNode {
     public var ownText: String?
     /// A switch's state.
     public var isOn: Bool?
+    /// A slider's or stepper's value.
+    public var controlValue: Double?
     /// A button's title colour.
     public var titleColor: Color?
     /// A button's image name.

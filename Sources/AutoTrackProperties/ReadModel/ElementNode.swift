@@ -18,8 +18,10 @@ public enum ElementRole: Hashable, Sendable {
     case toggle
     /// A segmented control.
     case segmentedControl
-    /// A slider.
+    /// A slider: its value is its content, recorded when the drag ends.
     case slider
+    /// A stepper (`UIStepper`): its value is its content.
+    case stepper
     /// A plain text field; its text is never captured.
     case textField
     /// A secure (password) text field; its text is never captured.
@@ -50,7 +52,7 @@ public enum ElementRole: Hashable, Sendable {
     /// Whether this role is a control that users tap (buttons, switches …).
     public var isControl: Bool {
         switch self {
-        case .button, .toggle, .segmentedControl, .slider, .textField, .secureTextField, .searchField, .control: true
+        case .button, .toggle, .segmentedControl, .slider, .stepper, .textField, .secureTextField, .searchField, .control: true
         default: false
         }
     }
@@ -129,6 +131,8 @@ public protocol ElementNode: AnyObject {
     var ownText: String? { get }
     /// For a switch, whether it is on.
     var isOn: Bool? { get }
+    /// For a slider or stepper, its value.
+    var controlValue: Double? { get }
     /// A button's title colour.
     var titleColor: Color? { get }
     /// A button's (background) image name.
@@ -168,6 +172,8 @@ extension ElementNode {
     public var isIgnoredByAutoTrack: Bool { false }
     /// No switch state.
     public var isOn: Bool? { nil }
+    /// No value.
+    public var controlValue: Double? { nil }
     /// No title colour.
     public var titleColor: Color? { nil }
     /// No image.

@@ -74,6 +74,7 @@ enum ControlClasses {
         host.register(try runtime.defineClass("UISwitch", superclass: control), storage: .control(.toggle))
         host.register(try runtime.defineClass("UISegmentedControl", superclass: control), storage: .control(.segmentedControl))
         host.register(try runtime.defineClass("UISlider", superclass: control), storage: .control(.slider))
+        host.register(try runtime.defineClass("UIStepper", superclass: control), storage: .control(.stepper))
         let textField = try runtime.defineClass("UITextField", superclass: control)
         host.register(textField, storage: .control(.textField))
         host.register(try runtime.defineClass("UISearchBarTextField", superclass: textField), storage: .control(.searchField))

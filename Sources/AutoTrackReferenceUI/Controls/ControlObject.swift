@@ -58,8 +58,10 @@ open class ControlObject: ViewObject, @unchecked Sendable {
     public var selectedSegmentIndex = 0
     /// A segmented control's segment titles.
     public var segmentTitles: [String] = []
-    /// A slider's value.
+    /// A slider's or stepper's value.
     public var value: Double = 0
+    /// What one tap on a stepper adds or takes away.
+    public var stepValue: Double = 1
     /// Whether a text field hides its text.
     public var isSecureTextEntry = false
 
@@ -74,6 +76,8 @@ open class ControlObject: ViewObject, @unchecked Sendable {
 
     /// A switch's state.
     open override var isOn: Bool? { role == .toggle ? switchIsOn : nil }
+    /// A slider's or stepper's value.
+    open override var controlValue: Double? { role == .slider || role == .stepper ? value : nil }
     /// A button's title colour.
     open override var titleColor: Color? { buttonTitleColor }
     /// The registered action selectors.

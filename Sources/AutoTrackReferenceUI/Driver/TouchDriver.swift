@@ -10,8 +10,11 @@ public struct TouchDriver {
 
     private var runtime: Runtime { host.runtime }
 
-    private func makeEvent() throws(RuntimeError) -> RuntimeObject {
-        try host.make(runtime.lookUpClass("UIEvent")!)
+    private func makeEvent() throws(RuntimeError) -> EventObject {
+        guard let cls = runtime.lookUpClass("UIEvent"), let event = try host.make(cls) as? EventObject else {
+            throw .classNotFound("UIEvent")
+        }
+        return event
     }
 
     /// A tap on a control: one touch sequence (one `UIEvent`) sending touch-down, then
@@ -33,27 +36,45 @@ public struct TouchDriver {
 
     private func tap(_ control: ControlObject, segment: Int?) throws(RuntimeError) {
         let event = try makeEvent()
+        event.touchPhase = .began
         try send(control, events: .touchDown, event: event)
         switch control.role {
+        case .stepper:
+            // UIStepper steps as the finger goes down.
+            control.value += control.stepValue
+            try send(control, events: .valueChanged, event: event)
         case .toggle:
+            event.touchPhase = .ended
             control.switchIsOn.toggle()
             try send(control, events: .valueChanged, event: event)
         case .segmentedControl:
+            event.touchPhase = .ended
             control.selectedSegmentIndex = segment ?? control.selectedSegmentIndex
             try send(control, events: .valueChanged, event: event)
         default:
             break
         }
+        event.touchPhase = .ended
         try send(control, events: .touchUpInside, event: event)
     }
 
-    /// Drags a slider to `value`: value-changed events, no tap.
-    public func slide(_ slider: ControlObject, to value: Double) throws(RuntimeError) {
+    /// Drags a slider from its value to `value` in one touch sequence, as a continuous
+    /// `UISlider` reports it: touch-down, value-changed at each of `steps` moves
+    /// (the last one in the ended phase, at `value`), then touch-up-inside.
+    public func slide(_ slider: ControlObject, to value: Double, steps: Int = 4) throws(RuntimeError) {
         let confinement = host.enterUIThread("slide")
         defer { host.leaveUIThread(confinement) }
         let event = try makeEvent()
-        slider.value = value
-        try send(slider, events: .valueChanged, event: event)
+        event.touchPhase = .began
+        try send(slider, events: .touchDown, event: event)
+        let start = slider.value
+        let count = max(1, steps)
+        for step in 1...count {
+            event.touchPhase = step == count ? .ended : .moved
+            slider.value = step == count ? value : start + (value - start) * Double(step) / Double(count)
+            try send(slider, events: .valueChanged, event: event)
+        }
+        try send(slider, events: .touchUpInside, event: event)
     }
 
     /// Types into a text field: editing began, changed once per character, ended.
@@ -68,7 +89,7 @@ public struct TouchDriver {
         try send(field, events: .editingDidEnd, event: try makeEvent())
     }
 
-    private func send(_ control: ControlObject, events: ControlEvents, event: RuntimeObject) throws(RuntimeError) {
+    private func send(_ control: ControlObject, events: ControlEvents, event: EventObject) throws(RuntimeError) {
         try runtime.send(control, "_sendActionsForEvents:withEvent:", MessageArguments(.int(events.rawValue), .object(event)))
     }
 

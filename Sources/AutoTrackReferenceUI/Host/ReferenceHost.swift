@@ -373,13 +373,28 @@ public final class ApplicationObject: ResponderObject, @unchecked Sendable {
     // Safe by confinement to the UI thread.
 }
 
+/// The phase of the touch a `UIEvent` carries (`UITouchPhase`).
+public enum TouchPhase: Hashable, Sendable {
+    /// The finger went down.
+    case began
+    /// The finger moved.
+    case moved
+    /// The finger lifted: the interaction ends.
+    case ended
+    /// The system cancelled the touch.
+    case cancelled
+}
+
 /// The Swift-side storage of a `UIEvent`: one per touch sequence, shared by every
 /// target-action pair it triggers.
 public final class EventObject: RuntimeObject, @unchecked Sendable {
-    // Safe: immutable after creation.
+    // Safe: `sequence` is immutable; `touchPhase` is set by the touch driver and read
+    // by hooks on the UI thread only, as UIKit's own event is.
 
     /// A number identifying the touch sequence, unique in the process.
     public let sequence: Int
+    /// The phase of the sequence's touch now (`event.allTouches.anyObject.phase`).
+    public internal(set) var touchPhase: TouchPhase = .began
     private static let counter = Atomic<Int>(0)
 
     init(class cls: RuntimeClass) {

@@ -43,6 +43,10 @@ public final class SampleApp {
     public private(set) var notificationsSwitch: ControlObject!
     /// The segmented control.
     public private(set) var themeSegments: ControlObject!
+    /// The volume slider (value 0…1, continuous).
+    public private(set) var volumeSlider: ControlObject!
+    /// The quantity stepper.
+    public private(set) var quantityStepper: ControlObject!
     /// The plain text field.
     public private(set) var nameField: ControlObject!
     /// The secure field.
@@ -133,6 +137,7 @@ public final class SampleApp {
                     methods += [
                         recorder("switchChanged:", "switch"), recorder("themeChanged:", "theme"),
                         recorder("nameChanged:", "name"), recorder("passwordChanged:", "password"),
+                        recorder("volumeChanged:", "volume"), recorder("quantityChanged:", "quantity"),
                     ]
                 }
                 return methods
@@ -227,7 +232,14 @@ public final class SampleApp {
         shareButton = host.makeControl("UIButton", title: "Share", frame: Rect(x: 16, y: 380, width: 120, height: 44))
         let log = self.log
         try shareButton.addAction(title: "share", for: .touchUpInside) { _ in log.record("share") }
-        for view in [notificationsSwitch!, themeSegments!, nameField!, passwordField!] as [ViewObject] + [searchBar, shareButton!] {
+        volumeSlider = host.makeControl("UISlider", frame: Rect(x: 16, y: 440, width: 358, height: 31))
+        volumeSlider.value = 0.5
+        try volumeSlider.addTarget(settings, action: "volumeChanged:", for: .valueChanged)
+        quantityStepper = host.makeControl("UIStepper", frame: Rect(x: 16, y: 490, width: 94, height: 32))
+        quantityStepper.value = 1
+        try quantityStepper.addTarget(settings, action: "quantityChanged:", for: .valueChanged)
+        for view in [notificationsSwitch!, themeSegments!, nameField!, passwordField!] as [ViewObject]
+            + [searchBar, shareButton!, volumeSlider!, quantityStepper!] {
             settingsRoot.addSubview(view)
         }
 

@@ -119,6 +119,8 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     open var ownText: String? { text }
     /// Not a switch.
     open var isOn: Bool? { nil }
+    /// No value; controls override.
+    open var controlValue: Double? { nil }
     /// No title colour.
     open var titleColor: Color? { nil }
     /// The controller whose root view this is.
