@@ -34,6 +34,21 @@ struct GestureAndAlertHookTests {
         #expect(click.screen?.typeName == "ViewController")
     }
 
+    @Test("a tap into a text view is typing, not a click: filtered, its action still runs, its text never read", arguments: gestureStrategies)
+    func textViewTap(hook: any InterceptionHook<ReferenceHost>) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let notes = fixture.host.makeView("UITextView", frame: Rect(x: 0, y: 300, width: 300, height: 100))
+        notes.text = "my private note"
+        fixture.app.listScreen.view.addSubview(notes)
+        notes.addGestureRecognizer(try fixture.host.makeGestureRecognizer("UITapGestureRecognizer", target: fixture.app.listScreen, action: "bannerTapped:"))
+        try fixture.host.driver.tap(gesturesOn: notes)
+        #expect(fixture.app.log.all == ["banner tap"])
+        #expect(fixture.sink.count == 0)
+        #expect(fixture.context.diagnostics.filtered == 1)
+        #expect(ElementContentExtractor().content(of: fixture.app.listScreen.view)?.contains("private") == false)
+    }
+
     @Test("rule 2: a long press is one click (at began), not one per state", arguments: gestureStrategies)
     func longPress(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()

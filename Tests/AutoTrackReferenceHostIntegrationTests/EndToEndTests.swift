@@ -67,6 +67,8 @@ struct EndToEndTests {
         // 4: the bar button is attributed to the visible screen, typed as a bar button item.
         #expect(property(4, "$element_content") == "Edit" && property(4, "$screen_name") == "ViewController")
         #expect(property(4, "$element_type") == "UIBarButtonItem")
+        // Laid out in the bar like UIKit's: right items from the trailing edge (Edit, then Add).
+        #expect(property(4, "$element_frame") == "rect(278, 0, 52, 44)")
         // Settings: switch, segment, search.
         let switchClick = events.firstIndex { $0.properties["$element_type"] == "UISwitch" }!
         #expect(property(switchClick, "$element_content") == "checked")
@@ -76,6 +78,9 @@ struct EndToEndTests {
         let alertClick = events.firstIndex { $0.properties["$alert_message"] != nil }!
         #expect(property(alertClick, "$alert_title") == "退群" && property(alertClick, "$element_content") == "OK")
         #expect(property(alertClick, "$element_type") == "UIAlertController")
+        // The slider drag is one click with the value it ended at; the stepper, its value.
+        #expect(events.filter { $0.properties["$element_type"] == "UISlider" }.map { $0.properties["$element_content"] } == ["0.8"])
+        #expect(events.filter { $0.properties["$element_type"] == "UIStepper" }.map { $0.properties["$element_content"] } == ["2"])
         // The closure-wired button is one click.
         #expect(events.contains { $0.name == .appClick && $0.properties["$element_content"] == "Share" })
         // The session end and the code-tracked event.

@@ -27,7 +27,7 @@ struct SnapshotCommand {
         while let (view, depth) = stack.popLast() {
             let identity = ElementIdentity(of: view, style: style)
             var label = String(repeating: "  ", count: depth) + view.typeName
-            let isTextEntry = [.textField, .secureTextField, .searchField].contains(view.role)
+            let isTextEntry = view.role.isTextEntry
             if !isTextEntry, let text = view.ownText, !text.isEmpty { label += " \"\(text)\"" }
             lines.append(label)
             lines.append(String(repeating: "  ", count: depth) + "  path \(identity.path.text)")

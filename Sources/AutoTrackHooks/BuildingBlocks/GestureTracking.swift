@@ -1,6 +1,7 @@
 /// AutoTrackInterception: `HookError`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackModelBackend
+import AutoTrackProperties
 /// AutoTrackReferenceUI: `GestureRecognizerObject` appears in this file's public API.
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
@@ -57,6 +58,8 @@ public enum GestureTracking {
                 let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
                 guard recognizer.state == trigger else { throw CaptureSkip.deduplicated }
                 guard let view = recognizer.view else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
+                // A tap into a text view or field is typing, never a click.
+                if view.role.isTextEntry { throw CaptureSkip.filtered }
                 let context = interceptor.context
                 return Interaction(
                     point: .gesture,

@@ -99,7 +99,7 @@ public enum ReferenceHostCapture {
     public static func click(sender: RuntimeObject, action: RuntimeValue?, interceptor: Interceptor) throws -> Interaction {
         guard let control = sender as? ViewObject else { throw Failure.unexpectedReceiver }
         guard case .selector(let selector)? = action else { throw Failure.unexpectedArguments }
-        if control.role == .textField || control.role == .secureTextField { throw CaptureSkip.filtered }
+        if control.role.isTextEntry, control.role != .searchField { throw CaptureSkip.filtered }
         if control.role == .searchField, selector.name != ControlAttributes.searchEndEditingAction { throw CaptureSkip.filtered }
         let context = interceptor.context
         let searchText = control.role == .searchField ? control.text : nil
@@ -115,7 +115,7 @@ public enum ReferenceHostCapture {
     /// target-action: text fields never record, nor does a search field.
     public static func closureClick(sender: RuntimeObject, interceptor: Interceptor) throws -> Interaction {
         guard let control = sender as? ViewObject else { throw Failure.unexpectedReceiver }
-        if [.textField, .secureTextField, .searchField].contains(control.role) { throw CaptureSkip.filtered }
+        if control.role.isTextEntry { throw CaptureSkip.filtered }
         let context = interceptor.context
         return Interaction(
             point: .sendAction,

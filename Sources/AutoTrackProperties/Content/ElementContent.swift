@@ -6,8 +6,8 @@
 /// - a switch's content is `checked` or `unchecked`;
 /// - a slider's or stepper's content is its value (at most three decimals, integers
 ///   without any);
-/// - text fields, secure fields and search fields have none, and their children are
-///   not read either — typed text is never captured;
+/// - text fields, secure fields, search fields and text views have none, and their
+///   children are not read either — typed text is never captured;
 /// - anything else joins its children's non-empty content with `-`, recursively.
 ///
 /// Bounded: at most ``maximumDepth`` levels below the element are read and the result
@@ -35,9 +35,8 @@ public struct ElementContentExtractor: Sendable {
     private func content(of element: any ElementNode, depth: Int, visited: inout Set<ObjectIdentifier>) -> String? {
         guard visited.insert(ObjectIdentifier(element)).inserted else { return nil }
         if element.isHidden || element.alpha == 0 { return nil }
+        if element.role.isTextEntry { return nil }
         switch element.role {
-        case .textField, .secureTextField, .searchField:
-            return nil
         case .toggle:
             if let isOn = element.isOn { return isOn ? "checked" : "unchecked" }
         case .slider, .stepper:

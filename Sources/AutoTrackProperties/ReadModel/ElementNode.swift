@@ -28,6 +28,9 @@ public enum ElementRole: Hashable, Sendable {
     case secureTextField
     /// A search field; its text is captured only when editing ends.
     case searchField
+    /// A multi-line text view (`UITextView`); its text is never captured, nor are
+    /// clicks on it.
+    case textView
     /// Any other control.
     case control
     /// A scrolling container.
@@ -53,6 +56,15 @@ public enum ElementRole: Hashable, Sendable {
     public var isControl: Bool {
         switch self {
         case .button, .toggle, .segmentedControl, .slider, .stepper, .textField, .secureTextField, .searchField, .control: true
+        default: false
+        }
+    }
+
+    /// Whether this role holds text the user types: its text is never read as
+    /// content (search fields give theirs only as `$search_text`).
+    public var isTextEntry: Bool {
+        switch self {
+        case .textField, .secureTextField, .searchField, .textView: true
         default: false
         }
     }

@@ -88,13 +88,32 @@ public struct Transitions {
         navigation.view.descendants { $0.realClass.name == "UIViewControllerWrapperView" }.first
     }
 
-    /// Shows `controller`'s view in the navigation's wrapper and its bar items.
+    /// Shows `controller`'s view in the navigation's wrapper and its bar items, laid
+    /// out as a navigation bar does: left items from the leading edge, right items from
+    /// the trailing edge, 8 points apart, each at least 44 points wide (the touch
+    /// target) and as tall as the bar.
     func showTop(_ controller: ViewControllerObject, in navigation: ViewControllerObject) throws(RuntimeError) {
         wrapperView(of: navigation)?.addSubview(controller.view)
         guard let bar = navigation.navigationBar else { return }
         for item in bar.subviews { item.removeFromSuperview() }
-        for item in controller.leftBarButtonItems + controller.rightBarButtonItems {
-            let button = host.makeControl("UIButton")
+        let margin = 8.0
+        func width(of item: BarButtonItem) -> Double { max(44, Double(item.title.count) * 9 + 16) }
+        var leading = margin
+        var frames: [Rect] = []
+        for item in controller.leftBarButtonItems {
+            frames.append(Rect(x: leading, y: 0, width: width(of: item), height: bar.frame.height))
+            leading += width(of: item) + margin
+        }
+        var trailing = bar.frame.width - margin
+        var rightFrames: [Rect] = []
+        for item in controller.rightBarButtonItems.reversed() {
+            trailing -= width(of: item)
+            rightFrames.insert(Rect(x: trailing, y: 0, width: width(of: item), height: bar.frame.height), at: 0)
+            trailing -= margin
+        }
+        frames += rightFrames
+        for (item, frame) in zip(controller.leftBarButtonItems + controller.rightBarButtonItems, frames) {
+            let button = host.makeControl("UIButton", frame: frame)
             button.title = item.title
             try button.addTarget(item.target, action: item.action, for: .touchUpInside)
             bar.addSubview(button)

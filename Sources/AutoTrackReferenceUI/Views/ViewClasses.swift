@@ -1,7 +1,7 @@
 import AutoTrackProperties
 import AutoTrackRuntime
 
-/// `UIResponder`, `UIView`, `UIWindow`, `UILabel`, `UIImageView`, `UIScrollView`.
+/// `UIResponder`, `UIView`, `UIWindow`, `UILabel`, `UIImageView`, `UIScrollView`, `UITextView`.
 enum ViewClasses {
     static func define(in host: ReferenceHost) throws(RuntimeError) {
         let runtime = host.runtime
@@ -36,6 +36,7 @@ enum ViewClasses {
         host.register(try runtime.defineClass("UIImageView", superclass: view), storage: .view(.image))
         let scroll = try runtime.defineClass("UIScrollView", superclass: view)
         host.register(scroll, storage: .view(.scrollView))
+        host.register(try runtime.defineClass("UITextView", superclass: scroll), storage: .view(.textView))
         host.register(try runtime.defineClass("UINavigationBar", superclass: view), storage: .view(.navigationBar))
         host.register(try runtime.defineClass("UITableViewCellContentView", superclass: view), storage: .view(.cellContentView))
         host.register(try runtime.defineClass("_UIPageContainerScrollView", superclass: scroll), storage: .view(.pageContainer))
