@@ -78,6 +78,12 @@ public enum ScriptedSession {
             try app.host.driver.push(app.pagesScreen, on: app.navigation)
             try app.host.driver.swipe(toPage: 2, in: app.pagesScreen)
         },
+        Step(description: "open the account tabs, tap the Profile tab, close them",
+             expectedEvents: ["$AppViewScreen", "$AppClick", "$AppViewScreen", "$AppViewScreen"]) { app, _ in
+            try app.host.driver.present(app.accountTabs, from: app.navigation)
+            try app.host.driver.selectTab(1, in: app.accountTabs)
+            try app.host.driver.dismiss(app.accountTabs)
+        },
         Step(description: "go to the background and come back", expectedEvents: ["$AppEnd", "$AppStart", "$AppViewScreen"]) { app, _ in
             app.host.driver.background()
             app.host.driver.foreground()

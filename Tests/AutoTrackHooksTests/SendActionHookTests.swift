@@ -81,6 +81,23 @@ struct SendActionHookTests {
         #expect(fixture.sink.all.map { $0.element?.properties["$element_content"] } == ["2", "3"])
     }
 
+    @Test("a tab bar item tap is one click with the tab's title and index, on the screen being left", arguments: strategies)
+    func tabBarItem(hook: any InterceptionHook<ReferenceHost>) throws {
+        let fixture = try Fixture()
+        try fixture.install(hook)
+        let tabs = fixture.app.accountTabs!
+        try fixture.host.driver.present(tabs, from: fixture.app.navigation)
+        try fixture.host.driver.selectTab(1, in: tabs)
+        #expect(tabs.selectedIndex == 1)
+        #expect(fixture.sink.count == 1, "UIKit's private tab action does not hide the user's tap")
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.element?.properties["$element_content"] == "Profile")
+        #expect(click.element?.properties["$element_position"] == "1")
+        #expect(click.element?.properties["$element_type"] == "UITabBarItem")
+        #expect(click.element?.properties["$element_class_name"] == "UITabBarButton")
+        #expect(click.screen?.typeName == "OrdersViewController")
+    }
+
     @Test("rule 2: three targets for one touch are one click and three originals", arguments: strategies)
     func threeTargets(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()

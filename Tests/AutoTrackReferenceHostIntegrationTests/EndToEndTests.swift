@@ -81,6 +81,9 @@ struct EndToEndTests {
         // The slider drag is one click with the value it ended at; the stepper, its value.
         #expect(events.filter { $0.properties["$element_type"] == "UISlider" }.map { $0.properties["$element_content"] } == ["0.8"])
         #expect(events.filter { $0.properties["$element_type"] == "UIStepper" }.map { $0.properties["$element_content"] } == ["2"])
+        // The tab bar item: its title, its index, typed as a tab bar item.
+        let tabClick = try #require(events.firstIndex { $0.properties["$element_type"] == "UITabBarItem" })
+        #expect(property(tabClick, "$element_content") == "Profile" && property(tabClick, "$element_position") == "1")
         // The closure-wired button is one click.
         #expect(events.contains { $0.name == .appClick && $0.properties["$element_content"] == "Share" })
         // The session end and the code-tracked event.

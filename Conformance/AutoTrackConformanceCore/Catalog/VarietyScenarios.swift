@@ -114,6 +114,18 @@ enum VarietyScenarios {
             run.expectCounts(original: "buy", originals: 2, interactions: 2)
             run.expect(.oneInteraction, "the values recorded", expected: ["1", "2"], observed: run.sink.interactions.map { run.text($0.element?.properties["$element_content"]) })
         },
+        scenario("SA-V8", .sendAction, "a tab bar item tapped (UIKit's private tab action)", "Tab taps lost to the private-action filter, or recorded without the tab's title and index.", [.oneInteraction, .originalOnce, .filters]) { run in
+            try run.install()
+            try run.app.launch()
+            let tabs = run.app.accountTabs!
+            try run.host.driver.present(tabs, from: run.app.navigation)
+            run.resetCounts()
+            try run.host.driver.selectTab(1, in: tabs)
+            run.expectCounts(original: "ProfileViewController viewDidAppear", originals: 1, interactions: 1)
+            let click = run.sink.interactions.first?.element?.properties
+            run.expect(.oneInteraction, "the tab recorded", expected: ["Profile", "1"],
+                       observed: [run.text(click?["$element_content"]), run.text(click?["$element_position"])])
+        },
         scenario("SA-R1", .sendAction, "the application-level send answers its BOOL unchanged", "A wrapper returning void (or YES) for `sendAction:to:from:forEvent:` breaks callers that check whether the action was handled.", [.originalOnce, .transparency]) { run in
             @Sendable func answers(_ run: ScenarioRun) throws -> [String] {
                 try run.app.launch()

@@ -169,7 +169,8 @@ public final class InteractionContext: Sendable {
                 return
             }
         }
-        if let actionName = interaction.details.actionName, actionFilter.ignores(actionName) {
+        // A tab bar item always sends UIKit's private action; the tap is still the user's.
+        if let actionName = interaction.details.actionName, interaction.element?.role != .tabBarItem, actionFilter.ignores(actionName) {
             count(.filtered)
             return
         }

@@ -51,6 +51,8 @@ public struct ElementProperties: Sendable {
             return element.role == .tableCell ? "UITableView" : "UICollectionView"
         case .alertAction:
             return element.alertContext?.controllerType ?? "UIAlertController"
+        case .tabBarItem:
+            return "UITabBarItem"
         default:
             if element.role.isControl, ViewPathBuilder.isOnNavigationBar(element) { return "UIBarButtonItem" }
             return element.typeName
@@ -59,7 +61,7 @@ public struct ElementProperties: Sendable {
 
     /// The element properties, in this order: `$element_type`, `$element_class_name`
     /// (when the type is not the element's own class), `$element_content` (omitted
-    /// when none), `$element_position` (cells only, `section:row`), `$element_path`,
+    /// when none), `$element_position` (cells: `section:row`; tabs: the index), `$element_path`,
     /// `$element_id`.
     public func collect(for element: any ElementNode) -> Properties {
         collect(for: element, screen: nil)
@@ -71,7 +73,10 @@ public struct ElementProperties: Sendable {
         var properties: Properties = ["$element_type": .string(type)]
         if type != element.typeName { properties["$element_class_name"] = .string(element.typeName) }
         if let content = contentExtractor.content(of: element) { properties["$element_content"] = .string(content) }
-        if let position = element.listPosition { properties["$element_position"] = .string(position.description) }
+        if let position = element.listPosition {
+            // A tab is placed by its index alone; a cell by `section:row`.
+            properties["$element_position"] = .string(element.role == .tabBarItem ? String(position.index) : position.description)
+        }
         let identity = ElementIdentity(of: element, style: pathStyle, limits: pathLimits, screen: screen)
         properties["$element_path"] = .string(identity.path.text)
         properties["$element_id"] = .string(element.customElementID ?? identity.elementID)

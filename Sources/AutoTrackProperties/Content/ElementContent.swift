@@ -41,7 +41,7 @@ public struct ElementContentExtractor: Sendable {
             if let isOn = element.isOn { return isOn ? "checked" : "unchecked" }
         case .slider, .stepper:
             if let value = element.controlValue { return ControlAttributes.number(value) }
-        case .label, .button, .segmentedControl:
+        case .label, .button, .segmentedControl, .tabBarItem:
             if let text = element.ownText { return text }
         default:
             break

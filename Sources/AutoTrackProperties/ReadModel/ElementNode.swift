@@ -31,6 +31,9 @@ public enum ElementRole: Hashable, Sendable {
     /// A multi-line text view (`UITextView`); its text is never captured, nor are
     /// clicks on it.
     case textView
+    /// An item of a tab bar (`UITabBarButton`): its title is its content, its index
+    /// its position.
+    case tabBarItem
     /// Any other control.
     case control
     /// A scrolling container.
@@ -55,7 +58,7 @@ public enum ElementRole: Hashable, Sendable {
     /// Whether this role is a control that users tap (buttons, switches …).
     public var isControl: Bool {
         switch self {
-        case .button, .toggle, .segmentedControl, .slider, .stepper, .textField, .secureTextField, .searchField, .control: true
+        case .button, .toggle, .segmentedControl, .slider, .stepper, .tabBarItem, .textField, .secureTextField, .searchField, .control: true
         default: false
         }
     }

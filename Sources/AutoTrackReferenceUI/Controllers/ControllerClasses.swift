@@ -80,6 +80,13 @@ enum ControllerClasses {
                 guard let tabs = message.receiver as? ViewControllerObject else { return }
                 try tabs.host.transitions.select(index, in: tabs)
             }),
+            // What a tab bar button's touch-up-inside calls: select the tab it stands for.
+            ("_tabBarItemClicked:", "v@:@", .procedure("-[UITabBarController _tabBarItemClicked:]") {
+                (message: Message, sender: RuntimeObject?) throws(RuntimeError) in
+                guard let tabs = message.receiver as? ViewControllerObject, let button = sender as? ControlObject,
+                      let index = button.tabIndex else { return }
+                try message.runtime.call(tabs, "setSelectedIndex:", index)
+            }),
         ]), storage: .controller(.tabs))
 
         host.register(try runtime.defineClass("UIPageViewController", superclass: controller, methods: [

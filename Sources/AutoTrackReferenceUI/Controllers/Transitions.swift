@@ -54,6 +54,7 @@ public struct Transitions {
         case .navigation:
             if let top = container.children.last, top.view.superview == nil { try showTop(top, in: container) }
         case .tabs:
+            try layOutTabBar(of: container)
             if let shown = container.appearanceChildren.first, shown.view.superview == nil { container.view.addSubview(shown.view) }
         case .pages:
             if let shown = container.appearanceChildren.first, let scroll = container.pageScrollView, shown.view.superview == nil {
@@ -218,7 +219,33 @@ public struct Transitions {
 
     // MARK: Tabs and pages
 
+    /// Gives a tab bar controller its bar, at the bottom of the screen, with one
+    /// `UITabBarButton` per child (titled with the child's title, sharing the width),
+    /// each sending `_tabBarItemClicked:` to the controller on touch-up-inside.
+    func layOutTabBar(of tabs: ViewControllerObject) throws(RuntimeError) {
+        let bounds = host.screenBounds
+        let bar: ViewObject
+        if let existing = tabs.tabBar {
+            bar = existing
+        } else {
+            bar = host.makeView("UITabBar", frame: Rect(x: 0, y: bounds.height - 83, width: bounds.width, height: 83))
+            tabs.tabBar = bar
+            tabs.view.addSubview(bar)
+        }
+        guard bar.subviews.count != tabs.children.count else { return }
+        for button in bar.subviews { button.removeFromSuperview() }
+        let width = bounds.width / Double(max(1, tabs.children.count))
+        for (index, child) in tabs.children.enumerated() {
+            let button = host.makeControl(
+                "UITabBarButton", title: child.title ?? "Tab \(index)", frame: Rect(x: width * Double(index), y: 0, width: width, height: 49))
+            button.tabIndex = index
+            try button.addTarget(tabs, action: "_tabBarItemClicked:", for: .touchUpInside)
+            bar.addSubview(button)
+        }
+    }
+
     func select(_ index: Int, in container: ViewControllerObject) throws(RuntimeError) {
+        if container.kind == .tabs { try layOutTabBar(of: container) }
         guard container.children.indices.contains(index), index != container.selectedIndex || !container.children[index].isViewLoaded
         else { return }
         let old = container.children.indices.contains(container.selectedIndex) ? container.children[container.selectedIndex] : nil

@@ -70,6 +70,8 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public internal(set) var isVisible = false
     /// A navigation controller's bar.
     public internal(set) var navigationBar: ViewObject?
+    /// A tab bar controller's bar: one `UITabBarButton` per tab.
+    public internal(set) var tabBar: ViewObject?
     /// A page container's scroll view.
     public internal(set) var pageScrollView: ViewObject?
     var loadedView: ViewObject?

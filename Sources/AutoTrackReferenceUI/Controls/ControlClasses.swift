@@ -75,6 +75,7 @@ enum ControlClasses {
         host.register(try runtime.defineClass("UISegmentedControl", superclass: control), storage: .control(.segmentedControl))
         host.register(try runtime.defineClass("UISlider", superclass: control), storage: .control(.slider))
         host.register(try runtime.defineClass("UIStepper", superclass: control), storage: .control(.stepper))
+        host.register(try runtime.defineClass("UITabBarButton", superclass: control), storage: .control(.tabBarItem))
         let textField = try runtime.defineClass("UITextField", superclass: control)
         host.register(textField, storage: .control(.textField))
         host.register(try runtime.defineClass("UISearchBarTextField", superclass: textField), storage: .control(.searchField))

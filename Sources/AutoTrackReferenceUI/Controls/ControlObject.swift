@@ -62,13 +62,15 @@ open class ControlObject: ViewObject, @unchecked Sendable {
     public var value: Double = 0
     /// What one tap on a stepper adds or takes away.
     public var stepValue: Double = 1
+    /// A tab bar button's index in its bar.
+    public internal(set) var tabIndex: Int?
     /// Whether a text field hides its text.
     public var isSecureTextEntry = false
 
     /// A button's title, a segmented control's selected title, a switch's state.
     open override var ownText: String? {
         switch role {
-        case .button: title
+        case .button, .tabBarItem: title
         case .segmentedControl: segmentTitles.indices.contains(selectedSegmentIndex) ? segmentTitles[selectedSegmentIndex] : nil
         default: text
         }
@@ -76,6 +78,8 @@ open class ControlObject: ViewObject, @unchecked Sendable {
 
     /// A switch's state.
     open override var isOn: Bool? { role == .toggle ? switchIsOn : nil }
+    /// A tab bar button's place: section 0, its index.
+    open override var listPosition: ListPosition? { tabIndex.map { ListPosition(section: 0, index: $0) } }
     /// A slider's or stepper's value.
     open override var controlValue: Double? { role == .slider || role == .stepper ? value : nil }
     /// A button's title colour.

@@ -176,8 +176,15 @@ public struct TouchDriver {
         try runtime.call(controller, "dismissViewControllerAnimated:completion:", true, RuntimeBlock?.none)
     }
 
-    /// Selects tab `index`.
+    /// Taps the tab bar button of tab `index`, as a user switches tabs (the button's
+    /// touch-up-inside selects the tab); when the tabs are not on screen, selects it in
+    /// code.
     public func selectTab(_ index: Int, in tabs: ViewControllerObject) throws(RuntimeError) {
+        if tabs.isVisible { try host.transitions.layOutTabBar(of: tabs) }
+        if tabs.isVisible, let button = tabs.tabBar?.subviews.compactMap({ $0 as? ControlObject }).first(where: { $0.tabIndex == index }) {
+            try tap(button)
+            return
+        }
         let confinement = host.enterUIThread("selectTab")
         defer { host.leaveUIThread(confinement) }
         try runtime.call(tabs, "setSelectedIndex:", index)

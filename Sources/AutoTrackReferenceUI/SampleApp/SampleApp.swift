@@ -13,6 +13,8 @@ public import AutoTrackRuntime
 /// - `SettingsViewController`: a switch, a segmented control, a text field, a secure
 ///   field and a search field;
 /// - `PagesViewController`: a page container with four `PageChildViewController`s;
+/// - `MyTabBarController`: tabs `OrdersViewController` and `ProfileViewController`,
+///   with a tab bar of `UITabBarButton`s;
 /// - an alert with "Cancel" and "OK";
 /// - `MyTableDelegate` and `MySubTableDelegate` (a subclass that calls super), for
 ///   delegate scenarios.
@@ -55,6 +57,9 @@ public final class SampleApp {
     public private(set) var searchField: ControlObject!
     /// The page container.
     public private(set) var pagesScreen: ViewControllerObject!
+    /// A tab bar controller (`MyTabBarController`) with "Orders" and "Profile" tabs,
+    /// presented from the list.
+    public private(set) var accountTabs: ViewControllerObject!
 
     /// Builds the app's classes and screens in `host`; call ``launch()`` to show it.
     public init(host: ReferenceHost) throws(RuntimeError) {
@@ -104,7 +109,11 @@ public final class SampleApp {
     private func defineClasses() throws(RuntimeError) {
         let log = self.log
         try define("MyNavigationController", superclass: "UINavigationController") { _ in [] }
-        for screen in ["ViewController", "CollectionViewController", "SettingsViewController", "PagesViewController", "PageChildViewController"] {
+        try define("MyTabBarController", superclass: "UITabBarController") { _ in [] }
+        for screen in [
+            "ViewController", "CollectionViewController", "SettingsViewController", "PagesViewController", "PageChildViewController",
+            "OrdersViewController", "ProfileViewController",
+        ] {
             let superclass = screen == "PagesViewController" ? "UIPageViewController" : "UIViewController"
             try define(screen, superclass: superclass) { [unowned self] cls in
                 var methods = [
@@ -248,6 +257,13 @@ public final class SampleApp {
             let page = host.makeController("PageChildViewController", title: "Page \(index)")
             try host.runtime.call(pagesScreen, "addChildViewController:", page)
             page.view.addSubview(host.makeLabel("Page \(index) content"))
+        }
+
+        accountTabs = host.makeController("MyTabBarController", title: "Account")
+        for (screen, title) in [("OrdersViewController", "Orders"), ("ProfileViewController", "Profile")] {
+            let tab = host.makeController(screen, title: title)
+            try host.runtime.call(accountTabs, "addChildViewController:", tab)
+            tab.view.addSubview(host.makeLabel("\(title) content"))
         }
     }
 

@@ -38,6 +38,7 @@ enum ViewClasses {
         host.register(scroll, storage: .view(.scrollView))
         host.register(try runtime.defineClass("UITextView", superclass: scroll), storage: .view(.textView))
         host.register(try runtime.defineClass("UINavigationBar", superclass: view), storage: .view(.navigationBar))
+        host.register(try runtime.defineClass("UITabBar", superclass: view), storage: .view(.view))
         host.register(try runtime.defineClass("UITableViewCellContentView", superclass: view), storage: .view(.cellContentView))
         host.register(try runtime.defineClass("_UIPageContainerScrollView", superclass: scroll), storage: .view(.pageContainer))
         host.register(try runtime.defineClass("_UIAlertControllerView", superclass: view), storage: .view(.view))
