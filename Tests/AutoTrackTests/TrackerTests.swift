@@ -112,6 +112,20 @@ struct TrackerTests {
         #expect(events[1].properties["$event_duration"] == .number(12.345))
         #expect(events[0].properties["$resume_from_background"] == false)
         #expect(events[2].properties["$resume_from_background"] == true)
+        #expect(events[0].properties["$app_state"] == "foreground")
+    }
+
+    @Test("a passive launch is an $AppStart with $app_state background")
+    func passiveLaunch() throws {
+        let directory = temporaryDirectory("passive")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, collected) = try makeTracker(directory)
+        tracker.trackAppStart(resumingFromBackground: false, passively: true)
+        tracker.waitUntilQueued()
+        let start = try #require(collected.events.withLock { $0.first })
+        #expect(start.name == .appStart)
+        #expect(start.properties["$app_state"] == "background")
+        #expect(start.properties["$resume_from_background"] == false)
     }
 
     @Test("trackAppClick fills in the element's properties; the caller's win; bad ones are typed errors")

@@ -592,15 +592,22 @@ public final class Tracker: Sendable {
     /// Tracks `$AppStart` (with `$resume_from_background`) and starts the session whose
     /// length `$AppEnd` reports. A host calls it at launch and on every return from
     /// the background.
-    public func trackAppStart(resumingFromBackground resumed: Bool) {
+    ///
+    /// A passive launch — the system started the app in the background (a background
+    /// fetch, a silent push, a location event) and no one sees it — is still an
+    /// `$AppStart`, marked `$app_state` `background`, so it can be told apart from a
+    /// launch the user made (`$app_state` `foreground`).
+    public func trackAppStart(resumingFromBackground resumed: Bool, passively: Bool = false) {
         let time = configuration.clock.now()
         let recorded = state.withLock { state in
             state.sessionStart = time
             return state.recordsAutomatic(.appStart)
         }
         guard recorded else { return }
-        submit(Submission(time: time, context: callContext(),
-                          content: .lifecycle(.appStart, ["$resume_from_background": .bool(resumed)])))
+        let properties: Properties = [
+            "$resume_from_background": .bool(resumed), "$app_state": .string(passively ? "background" : "foreground"),
+        ]
+        submit(Submission(time: time, context: callContext(), content: .lifecycle(.appStart, properties)))
     }
 
     /// Tracks `$AppEnd` with the session's `$event_duration` in seconds. A host calls
