@@ -104,4 +104,38 @@ struct ObservationTests {
             try runtime.addObservation(of: "title", on: object) { _, _ in }
         }
     }
+
+    @Test("adding and removing observations are messages: a layer on top that overrides them sees the app's calls")
+    func observationMessages() throws {
+        let model = try makeModel()
+        let object = try runtime.allocate(model)
+        _ = try runtime.addObservation(of: "title", on: object) { _, _ in }
+        let (hook, previous) = try isaSwizzleHook(object)
+        let log = self.log
+        // The layer steps aside for KVO, as a KVO-aware hook does.
+        runtime.addMethod(to: hook, Runtime.removeObserverSelector, Implementation("-[Hook removeObserver:forKeyPath:]") { message throws(RuntimeError) in
+            log.record("remove seen")
+            message.runtime.setClass(of: message.receiver, to: previous)
+            _ = try message.runtime.send(message.receiver, message.selector, message.arguments)
+            return .void
+        }, types: "v@:@@")
+        runtime.addMethod(to: hook, Runtime.addObserverSelector, Implementation("-[Hook addObserver:forKeyPath:options:context:]") { message throws(RuntimeError) in
+            log.record("add seen")
+            guard case .value(let argument)? = message.arguments.first, let request = argument as? ObservationRequest else { return .void }
+            message.runtime.setClass(of: message.receiver, to: previous)
+            request.token = try message.runtime.addObservation(of: request.key, on: message.receiver, onChange: request.onChange)
+            message.runtime.setClass(of: message.receiver, to: hook)
+            return .void
+        }, types: "v@:@@@^v")
+        let second = try runtime.addObservation(of: "title", on: object) { _, _ in }
+        #expect(object.realClass === hook)
+        runtime.setClass(of: object, to: previous)
+        try runtime.removeObservation(second)
+        runtime.setClass(of: object, to: hook)
+        #expect(log.sequence == ["add seen"])
+        let third = try runtime.addObservation(of: "title", on: object) { _, _ in }
+        try runtime.removeObservation(third)
+        #expect(log.sequence == ["add seen", "add seen", "remove seen"])
+        #expect(runtime.isObserved(object), "the first observation remains")
+    }
 }

@@ -6,7 +6,8 @@ import AutoTrackRuntime
 import Synchronization
 
 /// A delegate-selection hook from the public API: at `setDelegate:`, the `didSelect…`
-/// of the class that really implements it is wrapped in place (add-then-wrap).
+/// of the class that really implements it (below any KVO class) is wrapped in place
+/// (add-then-wrap).
 final class SelectionClicks: InterceptionHook {
     let point = InterceptionPoint.delegateSelection
     let name = "third-party/delegate-wrap"
@@ -30,7 +31,8 @@ final class SelectionClicks: InterceptionHook {
                 for selector in DelegateInterposition.selectors {
                     guard let implementor = DelegateInterposition.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
                     let handle = try MethodWrapper.install(
-                        name: "\(name)/didSelect", runtime: runtime, cls: implementor.realClass, selector: selector.name
+                        name: "\(name)/didSelect", runtime: runtime,
+                        cls: DelegateInterposition.wrappableClass(of: implementor, runtime: runtime), selector: selector.name
                     ) { original, hookSwitch in
                         let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                         return Implementation("\(name) \(selector)") { message throws(RuntimeError) in

@@ -18,6 +18,18 @@ public enum DelegateInterposition {
     public static let setDelegateMethods = listClasses.map { HookedMethod($0, "setDelegate:") }
     private static let seenListsKey = "AutoTrackHooks.seenLists"
 
+    /// The class to wrap a delegate method in for `object`: its real class, or the
+    /// first class below it that no key-value observation generated. KVO's class is
+    /// shared by every observed object and dropped with an object's last observer —
+    /// a method wrapped there stops recording the moment the app stops observing.
+    public static func wrappableClass(of object: RuntimeObject, runtime: Runtime) -> RuntimeClass {
+        var cls = object.realClass
+        while runtime.ownMethods(of: cls).contains(where: { $0.selector == Runtime.removeObserverSelector }), let below = cls.superclass {
+            cls = below
+        }
+        return cls
+    }
+
     /// The object that actually implements `selector` for `delegate`: the delegate
     /// itself, or — for a forwarding proxy such as RxCocoa's, which answers
     /// `respondsToSelector:` but implements nothing — the object its

@@ -72,7 +72,7 @@ public final class ExchangeDelegateHook: InterceptionHook {
         let name = interceptor.capturedBy
         for selector in DelegateInterposition.selectors {
             guard let implementor = DelegateInterposition.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
-            let cls = implementor.realClass
+            let cls = DelegateInterposition.wrappableClass(of: implementor, runtime: runtime)
             let key = "\(cls.name)|\(selector)"
             let target = ReportingTarget.target(on: cls, in: runtime, current: interceptor)
             if hooked.entries.withLock({ $0[key] != nil }) { continue }

@@ -15,6 +15,27 @@ public struct ObservationToken: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
+/// The argument of an overridden `addObserver:forKeyPath:options:context:`: what to
+/// observe, and the token the override answers with.
+public final class ObservationRequest: Sendable {
+    /// The observed key.
+    public let key: String
+    /// Called after each change.
+    public let onChange: @Sendable (RuntimeObject, String) -> Void
+    private let answer = Mutex<ObservationToken?>(nil)
+
+    init(key: String, onChange: @escaping @Sendable (RuntimeObject, String) -> Void) {
+        self.key = key
+        self.onChange = onChange
+    }
+
+    /// The token of the observation the override made.
+    public var token: ObservationToken? {
+        get { answer.withLock { $0 } }
+        set { answer.withLock { $0 = newValue } }
+    }
+}
+
 /// A weak reference to a runtime object.
 final class WeakObject: Sendable {
     private let storage: Mutex<Reference>
@@ -56,9 +77,20 @@ extension Runtime {
     /// Foundation does.
     /// - Throws: ``RuntimeError/observationIsaChanged(expected:found:)`` when the object
     ///   is observed but its class was changed by someone else since.
+    ///
+    /// As `-addObserver:forKeyPath:options:context:` is a message NSObject implements,
+    /// a class that overrides it (``addObserverSelector``, taking one
+    /// ``ObservationRequest``) is sent the message instead, and its implementation
+    /// answers with the token — typically by stepping aside and calling this again.
     public func addObservation(
         of key: String, on object: RuntimeObject, onChange: @escaping @Sendable (RuntimeObject, String) -> Void
     ) throws(RuntimeError) -> ObservationToken {
+        if method(Self.addObserverSelector, in: object.realClass) != nil {
+            let request = ObservationRequest(key: key, onChange: onChange)
+            _ = try send(object, Self.addObserverSelector, MessageArguments(.value(request)))
+            guard let token = request.token else { throw .notObserved }
+            return token
+        }
         let info: ObservationInfo
         if let existing = associatedObject(for: ObservationInfo.key, on: object) as? ObservationInfo {
             guard object.realClass === existing.observingClass else {
@@ -81,11 +113,14 @@ extension Runtime {
         return ObservationToken(id: id, key: key, object: WeakObject(object))
     }
 
-    /// Removes an observation. Removing the last one restores the object's original
-    /// class — but only if the observing subclass is still the object's class:
-    /// - if another layer was isa-swizzled on top of it, this throws
-    ///   ``RuntimeError/observationIsaChanged(expected:found:)`` and keeps the
-    ///   observation, so it can be removed once the top layer is gone;
+    /// Removes an observation, as `-removeObserver:forKeyPath:` does: the message is
+    /// sent to the object (so a layer isa-swizzled on top of the observing class sees
+    /// it and may override it), and the observing class's own implementation removes
+    /// it. Removing the last one restores the object's original class — but only if
+    /// the observing subclass is still the object's class:
+    /// - if another layer was isa-swizzled on top of it and does not handle the
+    ///   message, this throws ``RuntimeError/observationIsaChanged(expected:found:)``
+    ///   and keeps the observation, so it can be removed once the top layer is gone;
     /// - if the object was moved off the observing class (its layer is gone already),
     ///   this throws the same error and forgets the observation.
     /// Either way the object is never left with a silently wrong class.
@@ -94,20 +129,36 @@ extension Runtime {
               let info = associatedObject(for: ObservationInfo.key, on: object) as? ObservationInfo,
               info.observers.withLock({ $0[token.id] != nil })
         else { throw .notObserved }
+        guard object.realClass.isSubclass(of: info.observingClass) else {
+            return try removeObservation(token.id, from: object, info: info)
+        }
+        _ = try send(object, Self.removeObserverSelector, MessageArguments(.int(token.id), .value(token.key)))
+    }
+
+    /// `addObserver:forKeyPath:options:context:` (one ``ObservationRequest`` in this
+    /// model). NSObject's implementation is built in; only overrides are methods.
+    public static let addObserverSelector: Selector = "addObserver:forKeyPath:options:context:"
+
+    /// `removeObserver:forKeyPath:` (the observation id and the key in this model).
+    public static let removeObserverSelector: Selector = "removeObserver:forKeyPath:"
+
+    /// The observing class's `removeObserver:forKeyPath:`: removes observation `id`.
+    private func removeObservation(_ id: Int, from object: RuntimeObject, info: ObservationInfo) throws(RuntimeError) {
+        guard info.observers.withLock({ $0[id] != nil }) else { throw .notObserved }
         let remaining = info.observers.withLock { $0.count - 1 }
         let current = object.realClass
         guard remaining == 0 else {
-            info.observers.withLock { _ = $0.removeValue(forKey: token.id) }
+            info.observers.withLock { _ = $0.removeValue(forKey: id) }
             return
         }
         if current === info.observingClass {
-            info.observers.withLock { _ = $0.removeValue(forKey: token.id) }
+            info.observers.withLock { _ = $0.removeValue(forKey: id) }
             setClass(of: object, to: info.originalClass)
             setAssociatedObject(nil, for: ObservationInfo.key, on: object)
             return
         }
         if !current.isSubclass(of: info.observingClass) {
-            info.observers.withLock { _ = $0.removeValue(forKey: token.id) }
+            info.observers.withLock { _ = $0.removeValue(forKey: id) }
             setAssociatedObject(nil, for: ObservationInfo.key, on: object)
         }
         throw .observationIsaChanged(expected: info.observingClass.name, found: current.name)
@@ -124,6 +175,16 @@ extension Runtime {
         addMethod(
             to: cls, Selectors.class,
             Implementation("-[NSKVONotifying_\(original.name) class]") { _ in .object(original) }, types: "#@:")
+        addMethod(
+            to: cls, Self.removeObserverSelector,
+            Implementation("-[NSKVONotifying_\(original.name) removeObserver:forKeyPath:]") { message throws(RuntimeError) in
+                let runtime = message.runtime
+                guard case .int(let id)? = message.arguments.first,
+                      let info = runtime.associatedObject(for: ObservationInfo.key, on: message.receiver) as? ObservationInfo
+                else { throw .notObserved }
+                try runtime.removeObservation(id, from: message.receiver, info: info)
+                return .void
+            }, types: "v@:@@")
         try registerClassPair(cls)
         withLock { $0.keyValueObservingClasses[ObjectIdentifier(original)] = cls }
         return cls
