@@ -110,6 +110,23 @@ struct GestureAndAlertHookTests {
 
     // MARK: Alerts
 
+    @Test("an alert action's recorded path and id are the ones on screen, in both path styles (seed 003)", arguments: [ViewPathStyle.slash, .hubble])
+    func alertPathAsOnScreen(style: ViewPathStyle) throws {
+        let fixture = try Fixture()
+        let context = InteractionContext(sink: fixture.sink, pathStyle: style)
+        _ = try AlertActionBlockHook().install(on: fixture.host, context: context)
+        let alert = try fixture.app.makeAlert()
+        try fixture.host.driver.present(alert, from: fixture.app.listScreen)
+        let views = alert.view.descendants { ($0 as? AlertActionViewObject)?.action?.title == "OK" }
+        let view = try #require(views.first)
+        let picked = context.snapshot(of: view).properties
+        try fixture.host.driver.tapAlertAction(titled: "OK")
+        let click = try #require(fixture.sink.all.first)
+        #expect(click.element?.properties["$element_path"] == picked["$element_path"])
+        #expect(click.element?.properties["$element_id"] == picked["$element_id"])
+        if style == .hubble, case .string(let path)? = picked["$element_path"] { #expect(path.hasPrefix("UIWindow(0)_")) }
+    }
+
     @Test("rules 1-3: an alert action is one click carrying the alert, recorded before its handler runs once")
     func alertAction() throws {
         let fixture = try Fixture()

@@ -5,14 +5,17 @@ import AutoTrackReferenceUI
 import AutoTrackRuntime
 
 /// An alert hook from the public API: the handler block wrapped at
-/// `+[UIAlertAction actionWithTitle:style:handler:]`, the alert noted at `addAction:`.
+/// `+[UIAlertAction actionWithTitle:style:handler:]`, the alert noted at `addAction:`,
+/// and the action views' on-screen identities noted once the alert is presented.
 final class AlertClicks: InterceptionHook {
     let point = InterceptionPoint.alertAction
     let name = "third-party/alert-block"
     let hookedMethods = [
         HookedMethod("UIAlertAction", "actionWithTitle:style:handler:", isClassMethod: true), HookedMethod("UIAlertController", "addAction:"),
+        HookedMethod("UIViewController", "presentViewController:animated:completion:"),
     ]
-    static let noteKey = AssociationKey("ThirdParty.alertNote")
+    /// Where the building blocks look for an action's note.
+    static let noteKey = ReferenceHostCapture.AlertNote.key
 
     func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         let runtime = host.runtime
@@ -27,6 +30,16 @@ final class AlertClicks: InterceptionHook {
                     // Blocks report to the installation current when they run (an action
                     // made before a reinstall records again).
                     let target = ReportingTarget.target(on: cls, in: runtime, current: interceptor)
+                    if method.selector == "presentViewController:animated:completion:" {
+                        return Implementation("\(name) \(method)") { message throws(RuntimeError) in
+                            try interceptor.forward { () throws(RuntimeError) in try original.body(message) } then: { result in
+                                if let alert = message.arguments.first?.object as? ViewControllerObject, alert.kind == .alert {
+                                    ReferenceHostCapture.AlertNote.noteOnScreen(alert, context: context)
+                                }
+                                return result
+                            }
+                        }
+                    }
                     return Implementation("\(name) \(method)") { message throws(RuntimeError) in
                         try interceptor.forward(message.arguments) { arguments in
                             if let alert = message.receiver as? ViewControllerObject, let action = arguments.first?.object {

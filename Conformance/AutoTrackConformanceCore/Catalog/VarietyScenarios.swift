@@ -210,6 +210,21 @@ enum VarietyScenarios {
             run.expect(.oneInteraction, "clicked actions", expected: ["Cancel", "Sure"],
                        observed: run.sink.interactions.map { run.text($0.element?.properties["$element_content"]) })
         },
+        scenario("AA-V2", .alertAction, "an alert answered, paths in the HubbleData style", "The handler runs after dismissal: a path taken then has lost its UIWindow(0)_ root and differs from the one a person picks on screen (seed 003).", [.oneInteraction]) { run in
+            let hubble = try run.variant(pathStyle: .hubble)
+            defer { run.adopt(hubble) }
+            try hubble.install()
+            try hubble.app.launch()
+            let alert = try hubble.app.makeAlert()
+            try hubble.host.driver.present(alert, from: hubble.app.listScreen)
+            let picked = alert.view.descendants { ($0 as? AlertActionViewObject)?.action?.title == "OK" }.first
+                .map { hubble.context.snapshot(of: $0).properties }
+            try hubble.host.driver.tapAlertAction(titled: "OK")
+            let recorded = hubble.sink.interactions.first?.element?.properties
+            hubble.expect(.oneInteraction, "recorded path and id against the picked ones",
+                          expected: [hubble.text(picked?["$element_path"]), hubble.text(picked?["$element_id"])],
+                          observed: [hubble.text(recorded?["$element_path"]), hubble.text(recorded?["$element_id"])])
+        },
         scenario("AA-R1", .alertAction, "+actionWithTitle:style:handler: answers an action with the app's title and style", "A factory wrapper that drops the title or style, or answers another object.", [.transparency, .originalOnce]) { run in
             @Sendable func made(_ run: ScenarioRun) throws -> String {
                 let action = try run.host.makeAlertAction(title: "Delete", style: .destructive) { _ in }

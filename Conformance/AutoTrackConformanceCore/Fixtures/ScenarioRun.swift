@@ -38,20 +38,22 @@ public final class ScenarioRun: @unchecked Sendable {
 
     init(
         scenario: Scenario, subject: ConformanceSubject, sink: (any InteractionSink)? = nil,
-        exclusions: TrackingExclusions = .standard
+        exclusions: TrackingExclusions = .standard, pathStyle: ViewPathStyle = .slash
     ) throws {
         self.scenario = scenario
         self.subject = subject
         app = try SampleApp()
         app.log.keepsCalls = true
         self.sink = RecordingSink(log: app.log)
-        context = InteractionContext(sink: sink ?? self.sink, exclusions: exclusions)
+        context = InteractionContext(sink: sink ?? self.sink, pathStyle: pathStyle, exclusions: exclusions)
     }
 
-    /// A second run of the same scenario and subject in a fresh app, with its own sink
-    /// or exclusions — for scenarios about the context itself.
-    public func variant(sink: (any InteractionSink)? = nil, exclusions: TrackingExclusions = .standard) throws -> ScenarioRun {
-        try ScenarioRun(scenario: scenario, subject: subject, sink: sink, exclusions: exclusions)
+    /// A second run of the same scenario and subject in a fresh app, with its own sink,
+    /// exclusions or path style — for scenarios about the context itself.
+    public func variant(
+        sink: (any InteractionSink)? = nil, exclusions: TrackingExclusions = .standard, pathStyle: ViewPathStyle = .slash
+    ) throws -> ScenarioRun {
+        try ScenarioRun(scenario: scenario, subject: subject, sink: sink, exclusions: exclusions, pathStyle: pathStyle)
     }
 
     /// Keeps `objects` alive until the run ends.

@@ -8,18 +8,22 @@ import AutoTrackRuntime
 /// Seed 003's alert hook: `+[UIAlertAction actionWithTitle:style:handler:]` gets a
 /// wrapping block in place of the app's handler — records one click, then runs the
 /// app's block (if any) once with the same action — and `-[UIAlertController
-/// addAction:]` notes the alert's title and message on the action. A `nil` handler
-/// still yields one click.
+/// addAction:]` notes the alert's title and message on the action, and
+/// `-[UIViewController presentViewController:animated:completion:]` notes each action
+/// view's path and id while the alert is on screen — the handler runs after dismissal,
+/// when the view has left the window. A `nil` handler still yields one click.
 public final class AlertActionBlockHook: InterceptionHook {
     /// `.alertAction`.
     public let point = InterceptionPoint.alertAction
     /// `alert-action/handler-block`.
     public let name = "alert-action/handler-block"
-    /// `+[UIAlertAction actionWithTitle:style:handler:]` and `-[UIAlertController addAction:]`.
+    /// `+[UIAlertAction actionWithTitle:style:handler:]`, `-[UIAlertController addAction:]`
+    /// and `-[UIViewController presentViewController:animated:completion:]`.
     public let hookedMethods = [
         HookedMethod("UIAlertAction", "actionWithTitle:style:handler:", isClassMethod: true), HookedMethod("UIAlertController", "addAction:"),
+        HookedMethod("UIViewController", "presentViewController:animated:completion:"),
     ]
-    static let alertKey = AssociationKey("AutoTrackHooks.alertContext")
+    static let alertKey = ReferenceHostCapture.AlertNote.key
 
     /// Creates the hook.
     public init() {}
@@ -71,7 +75,23 @@ public final class AlertActionBlockHook: InterceptionHook {
                     }
                 }
             }
-            return [factory, adding]
+            guard let controllerClass = runtime.lookUpClass("UIViewController") else { throw .classNotFound(className: "UIViewController") }
+            let presenting = try MethodWrapper.install(
+                name: name, runtime: runtime, cls: controllerClass, selector: "presentViewController:animated:completion:"
+            ) { original, hookSwitch in
+                let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+                return Implementation("\(name) -[UIViewController presentViewController:animated:completion:]") { message throws(RuntimeError) in
+                    try interceptor.forward { () throws(RuntimeError) in
+                        try original.body(message)
+                    } then: { result in
+                        if hookSwitch.isOn, let alert = message.arguments.first?.object as? ViewControllerObject, alert.kind == .alert {
+                            ReferenceHostCapture.AlertNote.noteOnScreen(alert, context: context)
+                        }
+                        return result
+                    }
+                }
+            }
+            return [factory, adding, presenting]
         }
     }
 }

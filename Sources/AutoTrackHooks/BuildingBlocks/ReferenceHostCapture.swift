@@ -8,6 +8,7 @@ public import AutoTrackProperties
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `Message`, `RuntimeObject`, `RuntimeValue` appear in this file's public API.
 public import AutoTrackRuntime
+import Synchronization
 
 /// The capture logic every hook on the reference host shares, whatever its technique:
 /// from the intercepted call to the `Interaction` it reports.
@@ -192,12 +193,38 @@ public enum ReferenceHostCapture {
         /// The alert's message.
         public let message: String?
 
+        /// The action's `$element_path` and `$element_id` while its alert was on screen
+        /// (see ``noteOnScreen(_:context:)``).
+        private let onScreen = Mutex<(path: PropertyValue, id: PropertyValue)?>(nil)
+
         /// Notes `alert`'s class, title and message.
         public init(alert: ViewControllerObject) {
             controllerType = alert.reportedClassName
             title = alert.title
             message = alert.message
         }
+
+        /// Notes, for each action of a just-presented `alert` that has a note, the path
+        /// and id of its view as a person sees and picks it (from the window down). The
+        /// handler runs after the alert is dismissed, when the view has left the window
+        /// and its path would lose its root (seed 003: the uploaded path must equal the
+        /// picked one).
+        public static func noteOnScreen(_ alert: ViewControllerObject, context: InteractionContext) {
+            let runtime = alert.host.runtime
+            for view in alert.view.descendants(where: { $0 is AlertActionViewObject }) {
+                guard let action = (view as? AlertActionViewObject)?.action,
+                      let note = runtime.associatedObject(for: AlertNote.key, on: action) as? AlertNote else { continue }
+                let properties = context.snapshot(of: view).properties
+                guard let path = properties["$element_path"], let id = properties["$element_id"] else { continue }
+                note.onScreen.withLock { $0 = (path, id) }
+            }
+        }
+
+        /// The on-screen path and id, if noted.
+        var onScreenIdentity: (path: PropertyValue, id: PropertyValue)? { onScreen.withLock { $0 } }
+
+        /// Where a hook keeps an action's note (an associated object on the action).
+        public static let key = AssociationKey("AutoTrackHooks.alertContext")
     }
 
     /// The click of a tapped alert `action`: the action's view (path and id as on
@@ -209,6 +236,12 @@ public enum ReferenceHostCapture {
             actionTitle: action.title, actionStyle: action.style.description)
         let actionView = action.alertController?.view.descendants { ($0 as? AlertActionViewObject)?.action === action }.first
         var element = actionView.map { context.snapshot(of: $0) }
+        // Dismissed before its handler runs, the view has left the window: report the
+        // identity it had on screen, the one a person picks.
+        if let actionView, !isInWindow(actionView), let onScreen = note?.onScreenIdentity, actionView.customElementID == nil {
+            element?.properties.updateValue(onScreen.path, forKey: "$element_path")
+            element?.properties.updateValue(onScreen.id, forKey: "$element_id")
+        }
         if element == nil {
             var properties = ControlAttributes.collect(
                 for: Element("_UIAlertControllerActionView", role: .alertAction, alertContext: alertContext))
@@ -224,6 +257,18 @@ public enum ReferenceHostCapture {
             point: .alertAction, element: element,
             screen: (action.alertController?.presentingController ?? host?.visibleController).map(context.snapshot(of:)),
             details: InteractionDetails(alert: alertContext), capturedBy: interceptor.capturedBy)
+    }
+
+    /// Whether `view` hangs under a window.
+    static func isInWindow(_ view: ViewObject) -> Bool {
+        var current: ViewObject? = view
+        var steps = 0
+        while let node = current, steps < 256 {
+            if node.role == .window { return true }
+            current = node.superview
+            steps += 1
+        }
+        return false
     }
 
     // MARK: Screen views
