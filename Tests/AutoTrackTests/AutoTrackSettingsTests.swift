@@ -43,22 +43,6 @@ struct AutoTrackSettingsTests {
                 "\(description)")
     }
 
-    final class Collected: Sendable {
-        let events = Mutex<[Event]>([])
-        var names: [String] { events.withLock { $0.map(\.name.rawValue) } }
-    }
-
-    func makeTracker(
-        _ directory: URL, clock: ManualTimestampSource = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
-    ) throws -> (Tracker, Collected) {
-        let collected = Collected()
-        let tracker = try Tracker(configuration: TrackerConfiguration(
-            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
-            clock: clock, eventIDs: SequentialEventIDGenerator(),
-            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
-        return (tracker, collected)
-    }
-
     /// A click on `element` on a screen of type `screen` (whose ancestors are `superScreens`).
     static func click(on element: Element, screen: String, superScreens: [String] = []) -> Interaction {
         let context = InteractionContext(sink: DiscardingSink())
@@ -82,7 +66,7 @@ struct AutoTrackSettingsTests {
     func runTimeSwitches() throws {
         let directory = temporaryDirectory("settings-switch")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, collected) = try makeTracker(directory)
+        let (tracker, collected) = try makeCollectingTracker(directory)
         let sink = tracker.interactionSink
         let button = Element("UIButton", role: .button, text: "Buy")
         try sink.receive(Self.click(on: button, screen: "HomeViewController"))
@@ -107,7 +91,7 @@ struct AutoTrackSettingsTests {
     func ignoreLists() throws {
         let directory = temporaryDirectory("settings-ignore")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, collected) = try makeTracker(directory)
+        let (tracker, collected) = try makeCollectingTracker(directory)
         try tracker.loadAutoTrackSettings(json: Array(Self.fullDocument.utf8))
         tracker.autoTrackSettings.eventTypes = .standard
         let sink = tracker.interactionSink
@@ -130,7 +114,7 @@ struct AutoTrackSettingsTests {
     func invalidKeepsPrevious() throws {
         let directory = temporaryDirectory("settings-invalid")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, collected) = try makeTracker(directory)
+        let (tracker, collected) = try makeCollectingTracker(directory)
         try tracker.loadAutoTrackSettings(json: Array(#"{"event_types": ["$AppViewScreen"]}"#.utf8))
         let before = tracker.autoTrackSettings
         #expect(throws: AutoTrackSettingsError.unknownKey("event_type")) {
@@ -151,7 +135,7 @@ struct AutoTrackSettingsTests {
         let directory = temporaryDirectory("page-leave")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 1_000_000))
-        let (tracker, collected) = try makeTracker(directory, clock: clock)
+        let (tracker, collected) = try makeCollectingTracker(directory, clock: clock)
         let sink = tracker.interactionSink
         tracker.autoTrackSettings.eventTypes = .all
         try sink.receive(Self.screenView("HomeViewController"))
@@ -186,7 +170,7 @@ struct AutoTrackSettingsTests {
         let directory = temporaryDirectory("page-leave-ignored")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
-        let (tracker, collected) = try makeTracker(directory, clock: clock)
+        let (tracker, collected) = try makeCollectingTracker(directory, clock: clock)
         let sink = tracker.interactionSink
         try sink.receive(Self.screenView("HomeViewController"))
         try sink.receive(Self.screenView("DetailViewController"))

@@ -86,15 +86,11 @@ enum MiniHost {
 
 @Suite("A host framework feeds a tracker through the public API")
 struct HostFrameworkTests {
-    final class Collected: Sendable {
-        let events = Mutex<[Event]>([])
-    }
-
     @Test("clicks and screen views of a host's own types carry the collectors' properties")
     func minimalHost() throws {
         let directory = temporaryDirectory("mini-host")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let collected = Collected()
+        let collected = CollectedEvents()
         let tracker = try Tracker(configuration: TrackerConfiguration(
             storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
             eventObserver: { event in collected.events.withLock { $0.append(event) } }))
@@ -128,7 +124,7 @@ struct HostFrameworkTests {
     func referrerAfterHotStart() throws {
         let directory = temporaryDirectory("referrer")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let collected = Collected()
+        let collected = CollectedEvents()
         let tracker = try Tracker(configuration: TrackerConfiguration(
             storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
             eventObserver: { event in collected.events.withLock { $0.append(event) } }))

@@ -8,19 +8,6 @@ import Testing
 
 @Suite("The tracker API")
 struct TrackerTests {
-    final class Collected: Sendable {
-        let events = Mutex<[Event]>([])
-    }
-
-    func makeTracker(_ directory: URL, clock: ManualTimestampSource = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))) throws -> (Tracker, Collected) {
-        let collected = Collected()
-        let tracker = try Tracker(configuration: TrackerConfiguration(
-            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
-            clock: clock, eventIDs: SequentialEventIDGenerator(),
-            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
-        return (tracker, collected)
-    }
-
     @Test("an event too large for the queue is counted as a store failure, never dropped silently")
     func storeFailure() throws {
         let directory = temporaryDirectory("store-failure")
@@ -42,7 +29,7 @@ struct TrackerTests {
     func afterShutdown() throws {
         let directory = temporaryDirectory("after-shutdown")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, _) = try makeTracker(directory)
+        let (tracker, _) = try makeCollectingTracker(directory)
         try tracker.track("before")
         tracker.shutdown()
         try tracker.track("after")
@@ -55,7 +42,7 @@ struct TrackerTests {
     func validation() throws {
         let directory = temporaryDirectory("validation")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, _) = try makeTracker(directory)
+        let (tracker, _) = try makeCollectingTracker(directory)
         #expect(throws: ValidationError.invalidEventName("bad name", .invalidCharacter(" ", offset: 3))) { try tracker.track("bad name") }
         #expect(throws: ValidationError.invalidPropertyKey("time", .reserved(matched: "time"))) { try tracker.track("ok", properties: ["time": 1]) }
         #expect(throws: ValidationError.nonFiniteNumber(key: "price", .nan)) { try tracker.track("ok", properties: ["price": .number(.nan)]) }
@@ -67,7 +54,7 @@ struct TrackerTests {
     func precedenceAndIdentity() throws {
         let directory = temporaryDirectory("precedence")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, collected) = try makeTracker(directory)
+        let (tracker, collected) = try makeCollectingTracker(directory)
         try tracker.registerSuperProperties(["$model": "super-model", "plan": "free", "channel": "store"])
         tracker.setDynamicSuperProperties { ["plan": "pro", "bad key": "dropped"] }
         try tracker.login("user-7")
@@ -90,8 +77,8 @@ struct TrackerTests {
     func anonymousIDPersists() throws {
         let directory = temporaryDirectory("anonymous")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try makeTracker(directory).0.identity.anonymousID
-        let second = try makeTracker(directory).0.identity.anonymousID
+        let first = try makeCollectingTracker(directory).0.identity.anonymousID
+        let second = try makeCollectingTracker(directory).0.identity.anonymousID
         #expect(first != nil && first == second)
     }
 
@@ -100,7 +87,7 @@ struct TrackerTests {
         let directory = temporaryDirectory("session")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 1_000_000))
-        let (tracker, collected) = try makeTracker(directory, clock: clock)
+        let (tracker, collected) = try makeCollectingTracker(directory, clock: clock)
         tracker.trackAppStart(resumingFromBackground: false)
         clock.advance(by: 12_345)
         tracker.trackAppEnd()
@@ -119,7 +106,7 @@ struct TrackerTests {
     func passiveLaunch() throws {
         let directory = temporaryDirectory("passive")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, collected) = try makeTracker(directory)
+        let (tracker, collected) = try makeCollectingTracker(directory)
         tracker.trackAppStart(resumingFromBackground: false, passively: true)
         tracker.waitUntilQueued()
         let start = try #require(collected.events.withLock { $0.first })
@@ -132,7 +119,7 @@ struct TrackerTests {
     func manualClick() throws {
         let directory = temporaryDirectory("manual-click")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (tracker, collected) = try makeTracker(directory)
+        let (tracker, collected) = try makeCollectingTracker(directory)
         let screen = Screen("CartViewController", title: "Cart", screenTracking: ScreenTracking(screenName: "Cart"))
         let canvas = screen.rootView.addChild(Element("ChartView"))
         canvas.addChild(Element("UILabel", role: .label, text: "Weekly sales"))
