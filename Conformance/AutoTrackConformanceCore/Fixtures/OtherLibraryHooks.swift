@@ -1,6 +1,6 @@
-/// AutoTrackReferenceUI: `AppLog` appears in this file's public API.
 /// AutoTrackInterception: `HookedMethod` appears in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackReferenceUI: `AppLog` appears in this file's public API.
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `Message`, `Runtime` appear in this file's public API.
 public import AutoTrackRuntime
