@@ -241,9 +241,26 @@ public final class Tracker: Sendable {
     }
 
     private func callContext() -> CallContext {
-        let (identity, supers, dynamic) = state.withLock { ($0.identity, $0.superProperties, $0.dynamicSuperProperties) }
-        guard let dynamic else { return CallContext(identity: identity, superProperties: supers) }
-        return CallContext(identity: identity, superProperties: supers.merging(dynamic()))
+        Self.callContext(state.withLock { CallContextParts($0) })
+    }
+
+    /// What a call context is made of, copied under the state lock; the dynamic super
+    /// properties are asked for outside it.
+    private struct CallContextParts {
+        let identity: Identity
+        let superProperties: Properties
+        let dynamic: (@Sendable () -> Properties)?
+
+        init(_ state: borrowing State) {
+            identity = state.identity
+            superProperties = state.superProperties
+            dynamic = state.dynamicSuperProperties
+        }
+    }
+
+    private static func callContext(_ parts: CallContextParts) -> CallContext {
+        guard let dynamic = parts.dynamic else { return CallContext(identity: parts.identity, superProperties: parts.superProperties) }
+        return CallContext(identity: parts.identity, superProperties: parts.superProperties.merging(dynamic()))
     }
 
     /// One event handed from a caller's thread to the worker.
@@ -298,13 +315,15 @@ public final class Tracker: Sendable {
         payloads.reserveCapacity(submissions.count)
         var repairs = SanitizationReport()
         var oversized = 0
+        func store(_ event: Event?) {
+            guard let event else { return }
+            configuration.eventObserver?(event)
+            let payload = encoder.encode(event)
+            if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
+        }
         for submission in submissions {
-            for event in [pageLeave(closedBy: submission, repairs: &repairs), build(submission, repairs: &repairs)] {
-                guard let event else { continue }
-                configuration.eventObserver?(event)
-                let payload = encoder.encode(event)
-                if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
-            }
+            store(pageLeave(closedBy: submission, repairs: &repairs))
+            store(build(submission, repairs: &repairs))
         }
         var storeFailures = oversized
         do {
@@ -629,20 +648,21 @@ public final class Tracker: Sendable {
     /// Takes one interaction, on the thread of the user action: stamps the time and the
     /// identity; the event is built on the worker.
     func receive(_ interaction: Interaction) {
-        let recorded = state.withLock { state in
+        // The settings check and the call context share one acquisition of the lock.
+        let parts = state.withLock { state -> CallContextParts? in
             guard state.settings.records(interaction) else {
                 state.diagnostics.ignoredBySettings += 1
-                return false
+                return nil
             }
-            return true
+            return CallContextParts(state)
         }
-        guard recorded else {
+        guard let parts else {
             if interaction.point == .screenView {
                 submit(Submission(time: configuration.clock.now(), context: callContext(), content: .leftScreen))
             }
             return
         }
-        submit(Submission(time: configuration.clock.now(), context: callContext(), content: .interaction(interaction)))
+        submit(Submission(time: configuration.clock.now(), context: Self.callContext(parts), content: .interaction(interaction)))
     }
 }
 

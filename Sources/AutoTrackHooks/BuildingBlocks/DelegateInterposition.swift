@@ -24,10 +24,17 @@ public enum DelegateInterposition {
     /// a method wrapped there stops recording the moment the app stops observing.
     public static func wrappableClass(of object: RuntimeObject, runtime: Runtime) -> RuntimeClass {
         var cls = object.realClass
-        while runtime.ownMethods(of: cls).contains(where: { $0.selector == Runtime.removeObserverSelector }), let below = cls.superclass {
+        while isObservationLayer(cls, runtime: runtime), let below = cls.superclass {
             cls = below
         }
         return cls
+    }
+
+    /// Whether `cls` is a layer a key-value observation put on an object (KVO's own
+    /// class, or a hook's class that answers `removeObserver:forKeyPath:` for it): it
+    /// defines `removeObserver:forKeyPath:` itself.
+    public static func isObservationLayer(_ cls: RuntimeClass, runtime: Runtime) -> Bool {
+        runtime.ownMethods(of: cls).contains { $0.selector == Runtime.removeObserverSelector }
     }
 
     /// The object that actually implements `selector` for `delegate`: the delegate

@@ -102,7 +102,7 @@ public final class SubclassDelegateHook: InterceptionHook {
             runtime.addMethod(to: created, Selectors.class, Implementation("-[\(subclassName) class]") { _ in .object(reported) }, types: "#@:")
             runtime.addMethod(
                 to: created, Runtime.addObserverSelector, Self.stepAsideForNewObservation(subclass: created, target: target), types: "v@:@@@^v")
-            if runtime.ownMethods(of: base).contains(where: { $0.selector == Runtime.removeObserverSelector }) {
+            if DelegateInterposition.isObservationLayer(base, runtime: runtime) {
                 // On top of KVO's class: answer the app's removeObserver:forKeyPath:.
                 runtime.addMethod(
                     to: created, Runtime.removeObserverSelector,
