@@ -10,10 +10,15 @@ import AutoTrackRuntime
 import Synchronization
 
 /// Automatic capture of one tracker on one reference host: the hooks installed, the
-/// context they report to, and the lifecycle observers. ``disable()`` reverses it.
+/// context they report to, the exposure monitor, and the lifecycle and run-loop
+/// observers. ``disable()`` reverses it.
 public final class AutomaticCapture: Sendable {
     /// The context every hook of this capture reports to.
     public let context: InteractionContext
+    /// Records `$AppElementExposure` for the views the app watches
+    /// (``ElementExposureMonitor/watch(_:options:properties:eventName:)``): updated
+    /// after every turn of the host's run loop, suspended in the background.
+    public let exposures: ElementExposureMonitor
     private let state: Mutex<State>
     private let host: ReferenceHost
     private let release: @Sendable () -> Void
@@ -24,8 +29,9 @@ public final class AutomaticCapture: Sendable {
         var isActive = true
     }
 
-    init(context: InteractionContext, host: ReferenceHost, release: @escaping @Sendable () -> Void) {
+    init(context: InteractionContext, exposures: ElementExposureMonitor, host: ReferenceHost, release: @escaping @Sendable () -> Void) {
         self.context = context
+        self.exposures = exposures
         self.host = host
         self.release = release
         state = Mutex(State(handles: [], observers: []))
@@ -85,7 +91,8 @@ extension Tracker {
     /// per interception point by default), turns their interactions into `$AppClick`
     /// and `$AppViewScreen` events, tracks `$AppStart` now and on every return from the
     /// background, and `$AppEnd` with the session's `$event_duration` on every move to
-    /// it.
+    /// it; records the exposures of the views watched through
+    /// ``AutomaticCapture/exposures`` after every run-loop turn.
     ///
     /// Idempotent: while capture is on, calling it again (from any thread) tracks no
     /// second `$AppStart`, adds no second observer, and only installs hooks not
@@ -99,7 +106,9 @@ extension Tracker {
         let trackerID = ObjectIdentifier(self)
         let (capture, isNew) = captures.byTracker.withLock { active -> (AutomaticCapture, Bool) in
             if let existing = active[trackerID], existing.isActive { return (existing, false) }
-            let created = AutomaticCapture(context: makeInteractionContext(), host: host) { [weak captures] in
+            let context = makeInteractionContext()
+            let exposures = makeExposureMonitor(context: context)
+            let created = AutomaticCapture(context: context, exposures: exposures, host: host) { [weak captures] in
                 captures?.byTracker.withLock { active in
                     if active[trackerID]?.isActive == false { active[trackerID] = nil }
                 }
@@ -109,10 +118,16 @@ extension Tracker {
         }
         if isNew {
             // Observers first: on return, $AppStart comes before the screen view.
-            capture.observe(host.addObserver(for: .didEnterBackground) { [weak self] _ in self?.trackAppEnd() })
+            let exposures = capture.exposures
+            capture.observe(host.addObserver(for: .didEnterBackground) { [weak self] _ in
+                exposures.suspend()
+                self?.trackAppEnd()
+            })
             capture.observe(host.addObserver(for: .willEnterForeground) { [weak self] _ in
                 self?.trackAppStart(resumingFromBackground: true)
+                exposures.resume()
             })
+            capture.observe(host.addRunLoopObserver { exposures.update() })
             trackAppStart(resumingFromBackground: false)
         }
         for hook in hooks { capture.add(try hook.install(on: host, context: capture.context)) }

@@ -1,6 +1,7 @@
 /// AutoTrack: `Tracker` appears in this file's public API.
 public import AutoTrack
 import AutoTrackEvents
+import AutoTrackReferenceHostIntegration
 /// AutoTrackReferenceUI: `SampleApp` appears in this file's public API.
 public import AutoTrackReferenceUI
 
@@ -65,6 +66,14 @@ public enum ScriptedSession {
         },
         Step(description: "go back to the list", expectedEvents: ["$AppViewScreen"]) { app, _ in
             try app.host.driver.pop(app.navigation)
+        },
+        Step(description: "watch the banner (half in view) and the last row (all in view), then scroll down to it",
+             expectedEvents: ["$AppElementExposure", "$AppElementExposure"]) { app, tracker in
+            let exposures = tracker.automaticCapture(on: app.host)!.exposures
+            try exposures.watch(app.bannerImage, options: try ExposureOptions(minimumVisibleRatio: 0.5), properties: ["campaign": "spring"])
+            let lastRow = app.table.cell(at: IndexPath(row: 2, section: 2))!
+            try exposures.watch(lastRow, options: try ExposureOptions(minimumVisibleRatio: 1))
+            try app.host.driver.scroll(app.table, by: 150)
         },
         Step(description: "open the collection and select the third tile", expectedEvents: ["$AppViewScreen", "$AppClick"]) { app, _ in
             try app.host.driver.push(app.collectionScreen, on: app.navigation)

@@ -25,12 +25,14 @@ final class CollectedEvents: Sendable {
 /// A tracker storing under `directory` with the test device, no automatic flush,
 /// sequential event ids and `clock`, whose events are collected as they are built.
 func makeCollectingTracker(
-    _ directory: URL, clock: ManualTimestampSource = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
+    _ directory: URL, clock: ManualTimestampSource = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0)),
+    configure: (inout TrackerConfiguration) -> Void = { _ in }
 ) throws -> (Tracker, CollectedEvents) {
     let collected = CollectedEvents()
-    let tracker = try Tracker(configuration: TrackerConfiguration(
+    var configuration = TrackerConfiguration(
         storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
         clock: clock, eventIDs: SequentialEventIDGenerator(),
-        eventObserver: { event in collected.events.withLock { $0.append(event) } }))
-    return (tracker, collected)
+        eventObserver: { event in collected.events.withLock { $0.append(event) } })
+    configure(&configuration)
+    return (try Tracker(configuration: configuration), collected)
 }

@@ -24,15 +24,20 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     /// `$AppPageLeave`: how long each screen was visible. Off by default, as in
     /// Sensors' SDK: it doubles the screen events.
     public static let appPageLeave = AutomaticEventTypes(rawValue: 1 << 4)
-    /// The default: app start and end, clicks and screen views.
-    public static let standard: AutomaticEventTypes = [.appStart, .appEnd, .appClick, .appViewScreen]
+    /// The default: app start and end, clicks, screen views and exposures of watched
+    /// elements.
+    public static let standard: AutomaticEventTypes = [.appStart, .appEnd, .appClick, .appViewScreen, .appElementExposure]
+    /// `$AppElementExposure` of the elements the app watches (see
+    /// ``ElementExposureMonitor``): on in the standard set, since watching an element
+    /// is the app's own request.
+    public static let appElementExposure = AutomaticEventTypes(rawValue: 1 << 5)
     /// Every automatic event, page leaves included.
     public static let all: AutomaticEventTypes = [.standard, .appPageLeave]
 
     /// Each single type with its event name, in a fixed order.
     public static let named: [(type: AutomaticEventTypes, name: EventName)] = [
         (.appStart, .appStart), (.appEnd, .appEnd), (.appClick, .appClick), (.appViewScreen, .appViewScreen),
-        (.appPageLeave, .appPageLeave),
+        (.appPageLeave, .appPageLeave), (.appElementExposure, .appElementExposure),
     ]
 }
 
@@ -50,34 +55,44 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
 ///   "event_types": ["$AppStart", "$AppEnd", "$AppClick", "$AppViewScreen", "$AppPageLeave"],
 ///   "ignored_screens": ["SFSafariViewController", "DebugMenuViewController"],
 ///   "ignored_element_types": ["UISwitch"],
-///   "ignored_element_ids": ["3fa4b1e2c0d9"]
+///   "ignored_element_ids": ["3fa4b1e2c0d9"],
+///   "exposure_visible_ratio": 0.5,
+///   "exposure_duration": 1.0,
+///   "exposure_repeats": true
 /// }
 /// ```
 ///
 /// Every key is optional (a missing one keeps its default: the standard event types,
-/// nothing ignored). Unknown keys, a `version` other than 1, unknown event names and values of
-/// the wrong type are typed errors, so a typo never silently turns a setting off.
+/// nothing ignored, ``ExposureOptions/standard``). Unknown keys, a `version` other than
+/// 1, unknown event names, values of the wrong type and exposure options out of range
+/// are typed errors, so a typo never silently turns a setting off. `exposure_duration`
+/// is in seconds.
 public struct AutoTrackSettings: Hashable, Sendable {
     /// The automatic events recorded.
     public var eventTypes: AutomaticEventTypes
-    /// Screen type names whose screen views, page leaves and clicks on them are not
-    /// recorded; subclasses included.
+    /// Screen type names whose screen views, page leaves, and clicks and exposures on
+    /// them are not recorded; subclasses included.
     public var ignoredScreenTypes: Set<String>
-    /// Element type names whose clicks are not recorded; subclasses included.
+    /// Element type names whose clicks and exposures are not recorded; subclasses
+    /// included.
     public var ignoredElementTypes: Set<String>
-    /// `$element_id` values whose clicks are not recorded (an element's path hash or
-    /// its app-assigned id).
+    /// `$element_id` values whose clicks and exposures are not recorded (an element's
+    /// path hash or its app-assigned id).
     public var ignoredElementIDs: Set<String>
+    /// When a watched element counts as seen, for elements watched without options of
+    /// their own (see ``ElementExposureMonitor``).
+    public var exposure: ExposureOptions
 
     /// Creates settings; the defaults record everything.
     public init(
         eventTypes: AutomaticEventTypes = .standard, ignoredScreenTypes: Set<String> = [], ignoredElementTypes: Set<String> = [],
-        ignoredElementIDs: Set<String> = []
+        ignoredElementIDs: Set<String> = [], exposure: ExposureOptions = .standard
     ) {
         self.eventTypes = eventTypes
         self.ignoredScreenTypes = ignoredScreenTypes
         self.ignoredElementTypes = ignoredElementTypes
         self.ignoredElementIDs = ignoredElementIDs
+        self.exposure = exposure
     }
 
     /// The standard event types recorded, nothing ignored: the default.
@@ -85,9 +100,15 @@ public struct AutoTrackSettings: Hashable, Sendable {
 
     /// Whether an interaction a hook reported is recorded under these settings.
     public func records(_ interaction: Interaction) -> Bool {
-        guard eventTypes.contains(interaction.point == .screenView ? .appViewScreen : .appClick) else { return false }
-        if let screen = interaction.screen, screen.typeHierarchy.contains(where: ignoredScreenTypes.contains) { return false }
-        guard let element = interaction.element else { return true }
+        records(interaction.point == .screenView ? .appViewScreen : .appClick, element: interaction.element, screen: interaction.screen)
+    }
+
+    /// Whether an automatic event of `type` about `element` on `screen` is recorded
+    /// under these settings.
+    public func records(_ type: AutomaticEventTypes, element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
+        guard eventTypes.contains(type) else { return false }
+        if let screen, screen.typeHierarchy.contains(where: ignoredScreenTypes.contains) { return false }
+        guard let element else { return true }
         if element.typeHierarchy.contains(where: ignoredElementTypes.contains) { return false }
         if case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.contains(id) { return false }
         return true
@@ -112,6 +133,8 @@ public enum AutoTrackSettingsError: Error, Hashable, Sendable, CustomStringConve
     case wrongType(key: String, expected: String, found: String)
     /// `event_types` names an event that is not an automatic one.
     case unknownEventType(String)
+    /// The exposure keys give options ``ExposureOptions`` refuses.
+    case invalidExposure(ExposureOptionsError)
 
     /// A one-line explanation.
     public var description: String {
@@ -122,8 +145,9 @@ public enum AutoTrackSettingsError: Error, Hashable, Sendable, CustomStringConve
         case .duplicateKey(let key): "autotrack settings: key \"\(key)\" appears twice"
         case .unsupportedVersion(let version): "autotrack settings: unsupported version \(version), expected 1"
         case .wrongType(let key, let expected, let found): "autotrack settings: \"\(key)\" must be \(expected), found \(found)"
+        case .invalidExposure(let error): "autotrack settings: \(error)"
         case .unknownEventType(let name):
-            "autotrack settings: \"\(name)\" is not an automatic event (expected $AppStart, $AppEnd, $AppClick, $AppViewScreen or $AppPageLeave)"
+            "autotrack settings: \"\(name)\" is not an automatic event (expected one of \(AutomaticEventTypes.named.map(\.name.rawValue).joined(separator: ", ")))"
         }
     }
 }
@@ -136,7 +160,13 @@ extension AutoTrackSettings {
         static let ignoredScreens = "ignored_screens"
         static let ignoredElementTypes = "ignored_element_types"
         static let ignoredElementIDs = "ignored_element_ids"
-        static let all: Set<String> = [version, eventTypes, ignoredScreens, ignoredElementTypes, ignoredElementIDs]
+        static let exposureVisibleRatio = "exposure_visible_ratio"
+        static let exposureDuration = "exposure_duration"
+        static let exposureRepeats = "exposure_repeats"
+        static let all: Set<String> = [
+            version, eventTypes, ignoredScreens, ignoredElementTypes, ignoredElementIDs, exposureVisibleRatio, exposureDuration,
+            exposureRepeats,
+        ]
     }
 
     /// Reads a settings document (see ``AutoTrackSettings``).
@@ -165,6 +195,33 @@ extension AutoTrackSettings {
         ignoredScreenTypes = Set(try Self.strings(document, Key.ignoredScreens) ?? [])
         ignoredElementTypes = Set(try Self.strings(document, Key.ignoredElementTypes) ?? [])
         ignoredElementIDs = Set(try Self.strings(document, Key.ignoredElementIDs) ?? [])
+        let ratio = try Self.number(document, Key.exposureVisibleRatio) ?? ExposureOptions.standard.minimumVisibleRatio
+        let seconds = try Self.number(document, Key.exposureDuration)
+        var repeats = ExposureOptions.standard.repeats
+        if let value = document[Key.exposureRepeats] {
+            guard case .bool(let flag) = value else { throw .wrongType(key: Key.exposureRepeats, expected: "true or false", found: value.typeName) }
+            repeats = flag
+        }
+        // Whole microseconds: no rounding surprise for "1.5", and any finite number
+        // of seconds a person writes fits.
+        let duration = seconds.map { seconds in
+            seconds.isFinite && abs(seconds) < 1e12 ? Duration.microseconds(Int64((seconds * 1_000_000).rounded())) : .seconds(-1)
+        } ?? ExposureOptions.standard.minimumDuration
+        do {
+            exposure = try ExposureOptions(minimumVisibleRatio: ratio, minimumDuration: duration, repeats: repeats)
+        } catch {
+            throw .invalidExposure(error)
+        }
+    }
+
+    /// The number under `key` (an integer or not), `nil` when the key is absent.
+    private static func number(_ document: JSONValue, _ key: String) throws(AutoTrackSettingsError) -> Double? {
+        switch document[key] {
+        case nil: nil
+        case .integer(let value)?: Double(value)
+        case .number(let value)?: value
+        case let other?: throw .wrongType(key: key, expected: "a number", found: other.typeName)
+        }
     }
 
     /// The array of strings under `key`, `nil` when the key is absent.
@@ -191,6 +248,9 @@ extension AutoTrackSettings {
             Key.ignoredScreens: .strings(ignoredScreenTypes.sorted()),
             Key.ignoredElementTypes: .strings(ignoredElementTypes.sorted()),
             Key.ignoredElementIDs: .strings(ignoredElementIDs.sorted()),
+            Key.exposureVisibleRatio: .number(exposure.minimumVisibleRatio),
+            Key.exposureDuration: .number(Double(exposure.minimumDuration.components.seconds) + Double(exposure.minimumDuration.components.attoseconds) / 1e18),
+            Key.exposureRepeats: .bool(exposure.repeats),
         ]
         return String(decoding: EventJSONEncoder(layout: .pretty).encode(document), as: UTF8.self)
     }

@@ -279,6 +279,8 @@ public final class Tracker: Sendable {
             case lifecycle(EventName, Properties)
             /// A click or screen view from a hook.
             case interaction(Interaction)
+            /// A watched element was seen.
+            case exposure(ElementExposure)
             /// The screen shown was left with no event of its own — the app went to the
             /// background with `$AppEnd` off, or a screen the settings ignore appeared —
             /// so its `$AppPageLeave` is due.
@@ -359,6 +361,10 @@ public final class Tracker: Sendable {
             (name, method, autotrack) = (eventName, .autoTrack, properties)
         case .leftScreen:
             return nil
+        case .exposure(let exposure):
+            (name, method, caller) = (exposure.eventName, .autoTrack, exposure.properties)
+            autotrack = exposure.screen?.properties ?? [:]
+            autotrack.merge(exposure.element.properties)
         case .interaction(let interaction):
             method = .autoTrack
             autotrack = interaction.screen?.properties ?? [:]
@@ -590,6 +596,28 @@ public final class Tracker: Sendable {
             actionFilter: configuration.actionFilter, elementTypeConvention: configuration.elementTypeConvention)
         state.withLock { $0.contexts.append(context) }
         return context
+    }
+
+    /// A monitor that records `$AppElementExposure` for the elements the app watches,
+    /// reporting through `context` — by default a new one of
+    /// ``makeInteractionContext()`` — so exposures follow its exclusions, path style
+    /// and on/off switch. See ``ElementExposureMonitor``.
+    public func makeExposureMonitor(context: InteractionContext? = nil) -> ElementExposureMonitor {
+        ElementExposureMonitor(tracker: self, context: context ?? makeInteractionContext())
+    }
+
+    /// Takes one due exposure from a monitor: the settings decide, the event is built
+    /// on the worker with the exposure's time.
+    func receive(_ exposure: ElementExposure) {
+        let parts = state.withLock { state -> CallContextParts? in
+            guard state.settings.records(.appElementExposure, element: exposure.element, screen: exposure.screen) else {
+                state.diagnostics.ignoredBySettings += 1
+                return nil
+            }
+            return CallContextParts(state)
+        }
+        guard let parts else { return }
+        submit(Submission(time: exposure.time, context: Self.callContext(parts), content: .exposure(exposure)))
     }
 
     /// The automatic-capture settings in force: which automatic events are recorded

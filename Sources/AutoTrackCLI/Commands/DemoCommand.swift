@@ -51,7 +51,8 @@ struct DemoCommand {
                     var detail = ""
                     if case .string(let content)? = event.properties["$element_content"] { detail = " \"\(content)\"" }
                     if case .number(let seconds)? = event.properties["event_duration"] { detail = " after \(seconds) s" }
-                    print("  \(event.name.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(screen)\(detail)")
+                    if event.name == .appElementExposure, case .string(let type)? = event.properties["$element_type"] { detail = " \(type)" + detail }
+                    print("  \(event.name.rawValue.padding(toLength: 19, withPad: " ", startingAt: 0)) \(screen)\(detail)")
                 }
             })
         // The demo shows every automatic event, page leaves too (off by default).

@@ -38,9 +38,12 @@ public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// A screen stopped being visible (another screen appeared, or the app went to the
     /// background), with how long it was visible in `event_duration`.
     public static let appPageLeave = EventName(preset: "$AppPageLeave")
+    /// An element the app asked to watch was seen: enough of it on screen for long
+    /// enough, once per appearance.
+    public static let appElementExposure = EventName(preset: "$AppElementExposure")
 
     /// The preset names of automatic events.
-    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave]
+    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave, .appElementExposure]
 
     /// The raw name.
     public var description: String { rawValue }

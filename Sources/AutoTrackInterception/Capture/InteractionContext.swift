@@ -161,20 +161,9 @@ public final class InteractionContext: Sendable {
             count(.disabledSkips)
             return
         }
-        if let element = interaction.element {
-            let ignoredType = element.typeHierarchy.contains { exclusions.elementTypes.contains($0) }
-            let ignoredIdentifier = element.accessibilityIdentifier.map { exclusions.accessibilityIdentifiers.contains($0) } ?? false
-            if ignoredType || ignoredIdentifier || element.isIgnored {
-                count(.filtered)
-                return
-            }
-        }
         // A tab bar item always sends UIKit's private action; the tap is still the user's.
-        if let actionName = interaction.details.actionName, interaction.element?.role != .tabBarItem, actionFilter.ignores(actionName) {
-            count(.filtered)
-            return
-        }
-        if let screen = interaction.screen, screen.typeHierarchy.contains(where: { exclusions.screenTypes.contains($0) }) {
+        let ignoredAction = interaction.details.actionName.map { interaction.element?.role != .tabBarItem && actionFilter.ignores($0) } ?? false
+        if ignoredAction || excludes(element: interaction.element, screen: interaction.screen) {
             count(.filtered)
             return
         }
@@ -184,6 +173,17 @@ public final class InteractionContext: Sendable {
         } catch {
             count(.sinkFailures)
         }
+    }
+
+    /// Whether ``exclusions`` leave `element` (its type, accessibility identifier or
+    /// the app's own ignore mark) or `screen` alone.
+    public func excludes(element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
+        if let element {
+            if element.isIgnored || element.typeHierarchy.contains(where: exclusions.elementTypes.contains) { return true }
+            if let identifier = element.accessibilityIdentifier, exclusions.accessibilityIdentifiers.contains(identifier) { return true }
+        }
+        if let screen, screen.typeHierarchy.contains(where: exclusions.screenTypes.contains) { return true }
+        return false
     }
 
 }

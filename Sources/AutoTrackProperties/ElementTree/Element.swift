@@ -34,6 +34,12 @@ public final class Element: ElementNode {
     public var alpha: Double
     /// The frame in the parent's coordinates.
     public var frame: Rect
+    /// Where the visible part of the content starts (a scroll offset); `(0, 0)` by
+    /// default.
+    public var boundsOrigin = Point(x: 0, y: 0)
+    /// Whether children are cut off at the edges; by default as the role has it
+    /// (windows and scrolling containers clip).
+    public var clipsToBounds: Bool
     /// The accessibility identifier.
     public var accessibilityIdentifier: String?
     /// The element's own text.
@@ -95,6 +101,7 @@ public final class Element: ElementNode {
         self.listPosition = listPosition
         self.actionNames = actionNames
         self.alertContext = alertContext
+        clipsToBounds = role.clipsToBoundsByDefault
     }
 
     /// Appends `child` (removing it from a previous parent) and returns it.

@@ -74,6 +74,15 @@ public enum ElementRole: Hashable, Sendable {
 
     /// Whether this role is a list cell.
     public var isCell: Bool { self == .tableCell || self == .collectionCell }
+
+    /// Whether elements of this role cut their children off at their edges unless
+    /// told otherwise: windows and scrolling containers do.
+    public var clipsToBoundsByDefault: Bool {
+        switch self {
+        case .window, .scrollView, .table, .collection, .pageContainer: true
+        default: false
+        }
+    }
 }
 
 /// Where a cell sits in its list.
@@ -139,6 +148,13 @@ public protocol ElementNode: AnyObject {
     var alpha: Double { get }
     /// The frame in the parent's coordinates.
     var frame: Rect { get }
+    /// The origin of the element's bounds: where the visible part of its content
+    /// starts, in the coordinates its children's frames use — a scroll view's content
+    /// offset (UIKit's `bounds.origin`), `(0, 0)` for other elements.
+    var boundsOrigin: Point { get }
+    /// Whether the element cuts its children off at its edges (`clipsToBounds`):
+    /// windows and scrolling containers do, plain views by default do not.
+    var clipsToBounds: Bool { get }
     /// The developer-assigned accessibility identifier.
     var accessibilityIdentifier: String? { get }
     /// The element's own text: a label's text, a button's current title. `nil` when it
@@ -185,6 +201,10 @@ extension ElementNode {
     public var customProperties: Properties { [:] }
     /// Not ignored.
     public var isIgnoredByAutoTrack: Bool { false }
+    /// `(0, 0)`: the element does not scroll.
+    public var boundsOrigin: Point { Point(x: 0, y: 0) }
+    /// As the role has it: windows and scrolling containers clip.
+    public var clipsToBounds: Bool { role.clipsToBoundsByDefault }
     /// No switch state.
     public var isOn: Bool? { nil }
     /// No value.

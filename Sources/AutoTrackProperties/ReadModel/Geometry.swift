@@ -33,6 +33,23 @@ public struct Rect: Hashable, Sendable {
 
     /// The centre point.
     public var center: Point { Point(x: origin.x + width / 2, y: origin.y + height / 2) }
+
+    /// The area; 0 for an empty or inverted rectangle.
+    public var area: Double { width > 0 && height > 0 ? width * height : 0 }
+
+    /// The part both rectangles cover, or `nil` when they do not overlap (touching
+    /// edges do not overlap).
+    public func intersection(_ other: Rect) -> Rect? {
+        let left = max(origin.x, other.origin.x), right = min(origin.x + width, other.origin.x + other.width)
+        let top = max(origin.y, other.origin.y), bottom = min(origin.y + height, other.origin.y + other.height)
+        guard right > left, bottom > top else { return nil }
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    /// The rectangle moved by `dx`, `dy`.
+    public func offsetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: origin.x + dx, y: origin.y + dy, width: width, height: height)
+    }
 }
 
 /// An RGBA colour with components in 0…1, as a button's title colour.

@@ -61,6 +61,7 @@ public struct Transitions {
                 shown.view.frame = Rect(
                     x: Double(container.selectedIndex) * scroll.frame.width, y: 0, width: scroll.frame.width, height: scroll.frame.height)
                 scroll.addSubview(shown.view)
+                scroll.boundsOrigin = Point(x: shown.view.frame.origin.x, y: 0)
             }
         case .plain, .alert:
             break
@@ -260,6 +261,8 @@ public struct Transitions {
                 new.view.frame = Rect(x: Double(index) * scroll.frame.width, y: 0, width: scroll.frame.width, height: scroll.frame.height)
                 scroll.addSubview(new.view)
             }
+            // Scrolled to the page: the others are beside it, out of view.
+            scroll.boundsOrigin = Point(x: Double(index) * scroll.frame.width, y: 0)
         } else {
             old?.view.removeFromSuperview()
             container.view.addSubview(new.view)

@@ -77,6 +77,8 @@ public final class ReferenceHost: @unchecked Sendable {
     /// thread. Observers run on the posting (UI) thread.
     private let observers = Mutex<[(ApplicationNotification, ObserverToken, @Sendable (ApplicationNotification) -> Void)]>([])
     private let nextObserverToken = Atomic<Int>(0)
+    /// Run-loop observers: called after each user action, on the UI thread.
+    private let runLoopObservers = Mutex<[(ObserverToken, @Sendable () -> Void)]>([])
     private static let hostKey = AssociationKey("AutoTrackReferenceUI.host")
     /// The thread inside a user action (0: none), and how deeply it is nested.
     private let uiThread = Atomic<UInt>(0)
@@ -158,6 +160,11 @@ public final class ReferenceHost: @unchecked Sendable {
     /// Marks the end of the user action ``enterUIThread(_:)`` started.
     package func leaveUIThread(_ confinement: Confinement) {
         guard confinement.isConfined else { return }
+        if uiDepth.load(ordering: .relaxed) == 1 {
+            // The outermost action is done: the run loop is about to wait. Observers
+            // still run inside it (on this thread), so what they drive is confined too.
+            for (_, observer) in runLoopObservers.withLock({ $0 }) { observer() }
+        }
         if uiDepth.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
             uiThread.store(0, ordering: .releasing)
         }
@@ -335,9 +342,30 @@ public final class ReferenceHost: @unchecked Sendable {
         return token
     }
 
-    /// Stops calling the observer `token` names; removing it twice does nothing.
+    /// Calls `observer` on the UI thread each time the main run loop has handled a
+    /// user action (a touch, a scroll, a transition, a move to or from the
+    /// background) and is about to wait — where a UIKit app observes
+    /// `kCFRunLoopBeforeWaiting`, after layout. The token removes it.
+    @discardableResult
+    public func addRunLoopObserver(_ observer: @escaping @Sendable () -> Void) -> ObserverToken {
+        let token = ObserverToken(id: nextObserverToken.wrappingAdd(1, ordering: .relaxed).newValue)
+        runLoopObservers.withLock { $0.append((token, observer)) }
+        return token
+    }
+
+    /// Stops calling the observer `token` names (a notification or run-loop
+    /// observer); removing it twice does nothing.
     public func removeObserver(_ token: ObserverToken) {
         observers.withLock { $0.removeAll { $0.1 == token } }
+        runLoopObservers.withLock { $0.removeAll { $0.0 == token } }
+    }
+
+    /// One turn of the main run loop with no user action: lets observers see what
+    /// changed in code (a view moved, hidden or scrolled without a touch) and
+    /// deadlines that have passed.
+    public func runLoopTurn() {
+        let confinement = enterUIThread("runLoopTurn")
+        leaveUIThread(confinement)
     }
 
     func post(_ name: ApplicationNotification) {

@@ -44,8 +44,27 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
     public internal(set) var visibleCells: [IndexPath: CellObject] = [:]
     /// Cells waiting to be reused, by class name.
     var reusePool: [String: [CellObject]] = [:]
-    /// How far the list has scrolled.
-    public internal(set) var contentOffset: Double = 0
+    /// How far the list has scrolled down: the bounds' vertical origin.
+    public internal(set) var contentOffset: Double {
+        get { boundsOrigin.y }
+        set { boundsOrigin.y = newValue }
+    }
+    /// A table row's height, in points.
+    public var rowHeight: Double = 44
+    /// A collection's items per row (each a equal share of the width).
+    public var itemsPerRow = 3
+    /// A collection item's height, in points.
+    public var itemHeight: Double = 120
+
+    /// Where the row (or item) at `indexPath` sits in the list's content: rows one
+    /// under another, section after section; items in rows of ``itemsPerRow``.
+    public func frameForItem(at indexPath: IndexPath) -> Rect {
+        let before = (content?.rowsPerSection.prefix(indexPath.section).reduce(0, +) ?? 0) + indexPath.item
+        if role == .table { return Rect(x: 0, y: Double(before) * rowHeight, width: frame.width, height: rowHeight) }
+        let columns = max(1, itemsPerRow)
+        let width = frame.width / Double(columns)
+        return Rect(x: Double(before % columns) * width, y: Double(before / columns) * itemHeight, width: width, height: itemHeight)
+    }
 
     deinit {
         for cell in visibleCells.values { cell.listStorage = nil }
@@ -189,6 +208,7 @@ enum ListClasses {
             }
             content.configure(cell, indexPath)
             list.placeCell(cell, at: indexPath)
+            cell.frame = list.frameForItem(at: indexPath)
             let delegate = list.delegate
             if isTable {
                 if list.delegateResponds[ListSelectors.tableHeight] == true {

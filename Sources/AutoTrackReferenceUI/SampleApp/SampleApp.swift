@@ -73,8 +73,11 @@ public final class SampleApp {
         try self.init(host: try ReferenceHost())
     }
 
-    /// Makes the navigation controller the window's root: the list screen appears.
+    /// Makes the navigation controller the window's root: the list screen appears,
+    /// within the first turn of the main run loop.
     public func launch() throws(RuntimeError) {
+        let confinement = host.enterUIThread("launch")
+        defer { host.leaveUIThread(confinement) }
         try host.transitions.setRoot(navigation)
     }
 
@@ -203,6 +206,8 @@ public final class SampleApp {
             content.subviews[0].text = indexPath.section == 0 ? "CELL" : "Item \(indexPath.section)-\(indexPath.row)"
         })
         table.frame = Rect(x: 0, y: 208, width: 390, height: 636)
+        // 13 rows of 60 points: the last two start below the fold.
+        table.rowHeight = 60
         root.addSubview(table)
         table.setDelegate(listScreen)
         table.reloadData()

@@ -14,6 +14,12 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     public let role: ElementRole
     /// The frame in the superview's coordinates.
     public var frame: Rect = .zero
+    /// The bounds' origin: a scroll view's content offset, `(0, 0)` otherwise. The
+    /// subviews' frames are in the coordinates this origin shifts.
+    public var boundsOrigin = Point(x: 0, y: 0)
+    /// Whether subviews are cut off at the edges: windows and scroll views do, as in
+    /// UIKit.
+    public var clipsToBounds: Bool
     /// Whether hidden.
     public var isHidden = false
     /// The opacity.
@@ -45,6 +51,7 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     /// Creates a view of `cls`.
     public init(host: ReferenceHost, class cls: RuntimeClass, role: ElementRole) {
         self.role = role
+        clipsToBounds = role.clipsToBoundsByDefault
         super.init(host: host, class: cls)
     }
 
