@@ -187,4 +187,26 @@ struct AutoTrackSettingsTests {
         #expect(leaves.map { $0.properties["$screen_name"] } == ["DetailViewController", "HomeViewController"])
         #expect(leaves.last?.properties["event_duration"] == .number(3), "left when the ignored screen appeared, not at the background")
     }
+
+    @Test("a screen the context's exclusions drop still ends the previous screen's page time")
+    func pageLeaveAtExcludedScreen() throws {
+        let directory = temporaryDirectory("page-leave-excluded")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
+        let (tracker, collected) = try makeCollectingTracker(directory, clock: clock) { configuration in
+            configuration.exclusions.screenTypes.insert("PaymentViewController")
+            configuration.autoTrackSettings.eventTypes = .all
+        }
+        let context = tracker.makeInteractionContext()
+        context.emit(Self.screenView("HomeViewController"))
+        clock.advance(by: 2_000)
+        context.emit(Self.screenView("PaymentViewController"))
+        clock.advance(by: 7_000)
+        tracker.trackAppEnd()
+        tracker.waitUntilQueued()
+        #expect(collected.names == ["$AppViewScreen", "$AppPageLeave", "$AppEnd"])
+        let leave = try #require(collected.events.withLock { $0 }.first { $0.name == .appPageLeave })
+        #expect(leave.properties["event_duration"] == .number(2), "left when the excluded screen appeared, not at the background")
+        #expect(context.diagnostics.filtered == 1)
+    }
 }

@@ -663,7 +663,7 @@ public final class Tracker: Sendable {
         let time = configuration.clock.now()
         let (start, recorded) = state.withLock { ($0.sessionStart, $0.recordsAutomatic(.appEnd)) }
         guard recorded else {
-            submit(Submission(time: time, context: callContext(), content: .leftScreen))
+            leaveScreen()
             return
         }
         var properties: Properties = [:]
@@ -671,6 +671,12 @@ public final class Tracker: Sendable {
             properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
         }
         submit(Submission(time: time, context: callContext(), content: .lifecycle(.appEnd, properties)))
+    }
+
+    /// The screen shown was left with no screen view of its own to record: its
+    /// `$AppPageLeave` is due now.
+    func leaveScreen() {
+        submit(Submission(time: configuration.clock.now(), context: callContext(), content: .leftScreen))
     }
 
     /// Takes one interaction, on the thread of the user action: stamps the time and the
@@ -685,9 +691,7 @@ public final class Tracker: Sendable {
             return CallContextParts(state)
         }
         guard let parts else {
-            if interaction.point == .screenView {
-                submit(Submission(time: configuration.clock.now(), context: callContext(), content: .leftScreen))
-            }
+            if interaction.point == .screenView { leaveScreen() }
             return
         }
         submit(Submission(time: configuration.clock.now(), context: Self.callContext(parts), content: .interaction(interaction)))
@@ -706,5 +710,10 @@ final class TrackerInteractionSink: InteractionSink {
     func receive(_ interaction: Interaction) throws {
         guard let tracker else { throw TrackerReleased() }
         tracker.receive(interaction)
+    }
+
+    /// The screen shown before has been left: its `$AppPageLeave` is due.
+    func receiveExcludedScreenView(_ interaction: Interaction) {
+        tracker?.leaveScreen()
     }
 }

@@ -127,4 +127,14 @@ public struct Interaction: Hashable, Sendable {
 public protocol InteractionSink: AnyObject, Sendable {
     /// Takes one interaction.
     func receive(_ interaction: Interaction) throws
+
+    /// Told about a screen view the context's exclusions dropped: nothing is recorded
+    /// for it, but the screen shown before it has been left (a tracker ends that
+    /// screen's page time here). Called where ``receive(_:)`` would have been.
+    func receiveExcludedScreenView(_ interaction: Interaction)
+}
+
+extension InteractionSink {
+    /// Nothing: a sink that keeps no page time ignores excluded screen views.
+    public func receiveExcludedScreenView(_ interaction: Interaction) {}
 }
