@@ -1,7 +1,8 @@
 import AutoTrackEvents
 /// AutoTrackProperties: `DeviceInfo` appears in this file's public API.
 public import AutoTrackProperties
-import AutoTrackReferenceUI
+/// AutoTrackReferenceUI: `SampleApp` appears in this file's public API.
+public import AutoTrackReferenceUI
 import AutoTrackSerialization
 
 /// The sample app's screens as a person picking elements (圈选) sees them: every
@@ -20,6 +21,8 @@ public struct ScreenInspection: Sendable, Codable {
         case pages
         /// The leave-group alert over the list.
         case alert
+        /// The account tabs (Orders, Profile) with their tab bar, presented over the list.
+        case tabs
     }
 
     /// One element as drawn.
@@ -36,8 +39,7 @@ public struct ScreenInspection: Sendable, Codable {
         /// only, not drawn over their children).
         public var isLeaf: Bool
         /// Whether the view has no frame of its own (the reference host lays out no
-        /// lists or root views) and was placed for display: filling its superview, or
-        /// in its list's rows or grid.
+        /// root or content views) and was placed for display, filling its superview.
         public var laidOutForDisplay: Bool
         /// The slash-style path and id.
         public var slashPath: String, slashID: String
@@ -70,8 +72,8 @@ public struct ScreenInspection: Sendable, Codable {
         ScreenInspection(screens: try ScreenChoice.allCases.map { try screen($0, device: device) })
     }
 
-    /// One screen of a fresh sample app.
-    public static func screen(_ choice: ScreenChoice, device: DeviceInfo) throws -> ScreenInfo {
+    /// A fresh, launched sample app showing `choice`, reached as a user would.
+    public static func sampleApp(showing choice: ScreenChoice) throws -> SampleApp {
         let app = try SampleApp()
         try app.launch()
         let driver = app.host.driver
@@ -81,7 +83,14 @@ public struct ScreenInspection: Sendable, Codable {
         case .settings: try driver.push(app.settingsScreen, on: app.navigation)
         case .pages: try driver.push(app.pagesScreen, on: app.navigation)
         case .alert: try driver.present(try app.makeAlert(), from: app.listScreen)
+        case .tabs: try driver.present(app.accountTabs, from: app.navigation)
         }
+        return app
+    }
+
+    /// One screen of a fresh sample app.
+    public static func screen(_ choice: ScreenChoice, device: DeviceInfo) throws -> ScreenInfo {
+        let app = try sampleApp(showing: choice)
         let visible = app.host.visibleController
         let slash = ClickProperties(device: device)
         let encoder = EventJSONEncoder(layout: .pretty)
@@ -93,7 +102,10 @@ public struct ScreenInspection: Sendable, Codable {
             guard !view.isHidden, view.alpha > 0 else { continue }
             let (frame, laidOut) = displayFrame(of: view, parentWidth: parentWidth, parentHeight: parentHeight)
             let x = originX + frame.origin.x, y = originY + frame.origin.y
-            if depth > 0 {
+            // Scrolled or clipped out of sight (rows below the fold, other pages): not
+            // drawn, though a child reaching into view still is.
+            let outOfSight = view.frame.area > 0 && ElementVisibility.visibleRect(of: view) == nil
+            if depth > 0, !outOfSight {
                 let slashIdentity = ElementIdentity(of: view, style: .slash)
                 let hubbleIdentity = ElementIdentity(of: view, style: .hubble)
                 let properties = slash.collect(for: view)
@@ -109,26 +121,18 @@ public struct ScreenInspection: Sendable, Codable {
                     hubblePath: hubbleIdentity.path.text, hubbleID: hubbleIdentity.elementID,
                     click: encoder.encodeToString(event)))
             }
-            for child in view.subviews.reversed() { stack.append((child, x, y, frame.width, frame.height, depth + 1)) }
+            let contentX = x - view.boundsOrigin.x, contentY = y - view.boundsOrigin.y
+            for child in view.subviews.reversed() { stack.append((child, contentX, contentY, frame.width, frame.height, depth + 1)) }
         }
         return ScreenInfo(
             choice: choice.rawValue, screenName: visible?.typeName ?? "none", title: visible?.title,
             width: app.host.screenBounds.width, height: app.host.screenBounds.height, elements: elements)
     }
 
-    /// The view's frame, or — when it has none — one for display: a table row (44
-    /// points), a collection tile (a third of the width, 120 points), or its superview's
-    /// bounds.
+    /// The view's frame, or — when it has none (root and content views) — its
+    /// superview's bounds.
     static func displayFrame(of view: ViewObject, parentWidth: Double, parentHeight: Double) -> (Rect, Bool) {
         if view.frame.width > 0, view.frame.height > 0 { return (view.frame, false) }
-        if let cell = view as? CellObject, let list = cell.list, let indexPath = list.indexPath(for: cell) {
-            if list.role == .table {
-                let rowsBefore = (list.content?.rowsPerSection.prefix(indexPath.section).reduce(0, +) ?? 0) + indexPath.row
-                return (Rect(x: 0, y: Double(rowsBefore) * 44, width: parentWidth, height: 44), true)
-            }
-            let width = parentWidth / 3
-            return (Rect(x: Double(indexPath.item % 3) * width, y: Double(indexPath.item / 3) * 120, width: width, height: 120), true)
-        }
         return (Rect(x: 0, y: 0, width: parentWidth, height: parentHeight), true)
     }
 }

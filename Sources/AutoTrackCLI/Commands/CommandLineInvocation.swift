@@ -2,6 +2,7 @@ import AutoTrackConformanceCore
 import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackProperties
+import AutoTrackSampleSession
 import AutoTrackSerialization
 import Foundation
 

@@ -144,7 +144,7 @@ struct CommandSpec: Sendable {
             name: "snapshot",
             summary: "Print a sample-app screen as an element tree with paths and ids.",
             options: [
-                Option(name: "--screen", value: "S", help: "list, collection, settings or pages (default list)"),
+                Option(name: "--screen", value: "S", help: "list, collection, settings, pages, alert or tabs (default list)"),
                 Option(name: "--style", value: "slash|hubble", help: "the path style (default slash)"),
             ],
             example: "swift run autotrack snapshot --screen settings --style hubble"),

@@ -1,26 +1,17 @@
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleSession
 
 /// `autotrack snapshot`: the sample app's current screen as an indented element tree,
 /// each element with its view path and element id.
 struct SnapshotCommand {
-    enum ScreenChoice: String, CaseIterable {
-        case list, collection, settings, pages
-    }
+    typealias ScreenChoice = ScreenInspection.ScreenChoice
 
     let screen: ScreenChoice
     let style: ViewPathStyle
 
     func run() throws -> String {
-        let app = try SampleApp()
-        try app.launch()
-        let driver = app.host.driver
-        switch screen {
-        case .list: break
-        case .collection: try driver.push(app.collectionScreen, on: app.navigation)
-        case .settings: try driver.push(app.settingsScreen, on: app.navigation)
-        case .pages: try driver.push(app.pagesScreen, on: app.navigation)
-        }
+        let app = try ScreenInspection.sampleApp(showing: screen)
         guard let visible = app.host.visibleController else { return "no screen is visible" }
         var lines = ["screen \(visible.typeName) — \(ScreenProperties.title(of: visible) ?? "untitled") (\(style.rawValue) paths)"]
         var stack: [(ViewObject, Int)] = [(visible.view, 0)]
