@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 /// Language settings every target shares: Swift 6 mode plus the upcoming features
@@ -218,3 +219,68 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - The real Objective-C runtime (optional)
+
+/// GCC's Objective-C headers (`<dir>/objc/runtime.h`) when Debian's `libobjc-*-dev`,
+/// `libgnustep-base-dev` and `libblocksruntime-dev` are installed, else `nil`: then the
+/// real-runtime targets below are left out, and everything else builds and tests as
+/// before. `AUTOTRACK_OBJC=0` leaves them out on purpose.
+let objcIncludeDirectory: String? = {
+    guard ProcessInfo.processInfo.environment["AUTOTRACK_OBJC"] != "0" else { return nil }
+    let files = FileManager.default
+    guard files.fileExists(atPath: "/usr/include/GNUstep/Foundation/Foundation.h"), files.fileExists(atPath: "/usr/include/Block.h")
+    else { return nil }
+    let gcc = "/usr/lib/gcc"
+    for triple in (try? files.contentsOfDirectory(atPath: gcc))?.sorted() ?? [] {
+        for version in ((try? files.contentsOfDirectory(atPath: "\(gcc)/\(triple)")) ?? []).sorted().reversed() {
+            let include = "\(gcc)/\(triple)/\(version)/include"
+            if files.fileExists(atPath: "\(include)/objc/runtime.h") { return include }
+        }
+    }
+    return nil
+}()
+
+if let objcIncludeDirectory {
+    package.targets += [
+        // Objective-C sources compiled for GCC's runtime with GNUstep Base, behind a plain C
+        // interface. Its flags are unsafe by SwiftPM's rules, so no product contains it:
+        // only the command line and the tests use the real runtime.
+        .target(
+            name: "CObjCRuntimeBridge",
+            exclude: ["shim"],
+            cSettings: [
+                .headerSearchPath("shim"),
+                .define("GNUSTEP"), .define("GNUSTEP_BASE_LIBRARY", to: "1"), .define("GNU_RUNTIME", to: "1"),
+                .unsafeFlags([
+                    "-fobjc-runtime=gcc", "-fblocks", "-fexceptions", "-fobjc-exceptions", "-fconstant-string-class=NSConstantString",
+                    "-isystem", objcIncludeDirectory, "-isystem", "/usr/include/GNUstep", "-Wno-deprecated-declarations",
+                ]),
+            ],
+            linkerSettings: [.linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime")]
+        ),
+        // The runtime operations of the hook contract on the real runtime.
+        .target(
+            name: "AutoTrackObjCBackend",
+            dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception"],
+            swiftSettings: strictSettings
+        ),
+        // The differential oracle: random programs of runtime operations on the model and
+        // the real runtime, compared send by send.
+        .target(
+            name: "AutoTrackRuntimeOracle",
+            dependencies: ["AutoTrackRuntime", "AutoTrackEvents", "AutoTrackObjCBackend", "CObjCRuntimeBridge"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AutoTrackObjCBackendTests",
+            dependencies: [
+                "AutoTrackObjCBackend", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception", "AutoTrackEvents", "CObjCRuntimeBridge",
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+    for target in package.targets where target.name == "AutoTrackCLI" {
+        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackRuntimeOracle"]
+    }
+}

@@ -16,7 +16,7 @@ public final class AutomaticCapture: Sendable {
     /// The context every hook of this capture reports to.
     public let context: InteractionContext
     /// Records `$AppElementExposure` for the views the app watches
-    /// (``ElementExposureMonitor/watch(_:options:properties:eventName:)``): updated
+    /// (`ElementExposureMonitor.watch(_:options:properties:eventName:)`): updated
     /// after every turn of the host's run loop, suspended in the background.
     public let exposures: ElementExposureMonitor
     private let state: Mutex<State>

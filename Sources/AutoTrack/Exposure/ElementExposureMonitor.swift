@@ -25,7 +25,7 @@ import Synchronization
 /// if let deadline = exposures.update() { scheduleUpdate(at: deadline) }
 /// ```
 ///
-/// Visibility is ``ElementVisibility``: the part of the element inside its window and
+/// Visibility is `ElementVisibility`'s: the part of the element inside its window and
 /// every clipping ancestor, scrolled as they are; hidden or transparent ancestors hide
 /// it. A list cell is watched by position as well: when a reused cell shows another
 /// row, that row's appearance starts afresh.
@@ -87,6 +87,7 @@ public final class ElementExposureMonitor: Sendable {
     /// Starts (or updates) watching `element`. Watching it again replaces its options,
     /// properties and event name and keeps its appearance.
     /// - Parameters:
+    ///   - element: The element (held weakly).
     ///   - options: When it counts as seen; `nil` follows the tracker's
     ///     ``AutoTrackSettings/exposure`` at each update.
     ///   - properties: Added to its exposure events, over the collected ones;

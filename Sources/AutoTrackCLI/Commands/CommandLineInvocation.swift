@@ -20,6 +20,8 @@ enum CommandLineInvocation {
     case conformance(ConformanceCommand)
     case demo(DemoCommand)
     case collector(CollectorCommand)
+    case oracle(OracleCommand)
+    case oracleWorker(OracleWorkerCommand)
     case queueWriter(QueueWriterCommand)
     case trackStress(TrackStressCommand)
     case inspect(InspectCommand)
@@ -119,6 +121,20 @@ enum CommandLineInvocation {
         case "inspect":
             guard let directory = values["--out"] else { throw UsageError(message: "'inspect' needs --out DIR") }
             self = .inspect(InspectCommand(outputDirectory: directory, eventsFile: values["--events"]))
+        case "oracle":
+            let programs = values["--programs"].map { Int($0) } ?? 10_000
+            guard let programs, programs > 0 else { throw UsageError(message: "'--programs': needs a positive number of programs") }
+            let seed = values["--seed"].map { UInt64($0) } ?? 1
+            guard let seed else { throw UsageError(message: "'--seed': needs a non-negative integer") }
+            let workers = values["--workers"].map { Int($0) } ?? 2
+            guard let workers, (1...64).contains(workers) else { throw UsageError(message: "'--workers': needs a number from 1 to 64") }
+            let crashSeed = values["--crash-seed"].flatMap { UInt64($0) }
+            self = .oracle(OracleCommand(programs: programs, seed: seed, workers: workers, jsonOutput: values["--json"], crashSeed: crashSeed))
+        case "oracle-worker":
+            guard let programs = Int(values["--programs"] ?? ""), let seed = UInt64(values["--seed"] ?? "") else {
+                throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")
+            }
+            self = .oracleWorker(OracleWorkerCommand(programs: programs, seed: seed, crashSeed: values["--crash-seed"].flatMap { UInt64($0) }))
         case "queue-writer":
             guard let directory = values["--dir"], let count = Int(values["--count"] ?? "") else {
                 throw UsageError(message: "'queue-writer' needs --dir DIR and --count N")
@@ -146,6 +162,10 @@ enum CommandLineInvocation {
         case .demo(let command):
             return try command.run()
         case .collector(let command):
+            return try command.run()
+        case .oracle(let command):
+            return try command.run()
+        case .oracleWorker(let command):
             return try command.run()
         case .queueWriter(let command):
             return try command.run()

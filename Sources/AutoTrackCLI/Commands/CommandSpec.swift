@@ -148,6 +148,17 @@ struct CommandSpec: Sendable {
                 Option(name: "--style", value: "slash|hubble", help: "the path style (default slash)"),
             ],
             example: "swift run autotrack snapshot --screen settings --style hubble"),
+        CommandSpec(
+            name: "oracle",
+            summary: "The differential oracle: seeded random programs of runtime operations (class hierarchies, add/replace/exchange/set implementation, isa swizzles, super sends, respondsToSelector:, forwarding) on the model and on the real Objective-C runtime, compared send by send, in batches of child processes so a crash is reported with its seed. Needs the real runtime (see README).",
+            options: [
+                Option(name: "--programs", value: "N", help: "how many programs (default 10000)"),
+                Option(name: "--seed", value: "S", help: "the first program's seed (default 1)"),
+                Option(name: "--workers", value: "W", help: "child processes at a time (default 2)"),
+                Option(name: "--json", value: "FILE", help: "also write the summary as JSON"),
+                Option(name: "--crash-seed", value: "S", help: "make program S crash its process (to see the isolation at work)"),
+            ],
+            example: "swift run -c release autotrack oracle --programs 100000"),
         CommandSpec(name: "version", summary: "Print the library version.", options: [], example: "swift run autotrack version"),
         CommandSpec(
             name: "queue-writer", summary: "Test helper: append numbered records until killed.",
@@ -158,6 +169,13 @@ struct CommandSpec: Sendable {
                 Option(name: "--sync", value: nil, help: "fsync each append"),
             ],
             example: "autotrack queue-writer --dir /tmp/q --count 1000", isHidden: true),
+        CommandSpec(
+            name: "oracle-worker", summary: "Test helper: one batch of the differential oracle in this process.",
+            options: [
+                Option(name: "--programs", value: "N", help: "how many"), Option(name: "--seed", value: "S", help: "the first seed"),
+                Option(name: "--crash-seed", value: "S", help: "crash at this seed"),
+            ],
+            example: "autotrack oracle-worker --programs 500 --seed 1", isHidden: true),
         CommandSpec(
             name: "track-stress", summary: "Test helper: track N events with the collector down, print peak memory.",
             options: [Option(name: "--dir", value: "DIR", help: "the store"), Option(name: "--count", value: "N", help: "how many")],

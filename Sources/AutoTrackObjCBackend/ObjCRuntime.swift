@@ -1,0 +1,226 @@
+/// AutoTrackInterception: `HookError`, `RuntimeOperations` appear in this file's public API.
+public import AutoTrackInterception
+import CObjCRuntimeBridge
+import Synchronization
+
+/// The real Objective-C runtime of this process — GCC's libobjc with GNUstep Base —
+/// as a backend of the hook contract's `RuntimeOperations`: every requirement is the
+/// runtime call of the same objc4 name, so `MethodWrapper`, `ReportingTarget` and
+/// `HookClasses` install, uninstall and stack hooks on real classes, real methods and
+/// real IMPs exactly as they do on the package's model.
+///
+/// There is one runtime per process (``shared``); classes, methods and
+/// implementations are handed out as interned wrappers, so `===` on them is identity
+/// of the runtime's own entities, as the wrapping machinery expects.
+///
+/// Where GCC's runtime differs from objc4, the backend keeps objc4's semantics (which
+/// the model follows and iOS has): `replaceMethod` never touches an inherited method,
+/// and implementation changes keep every dispatch table right (GCC's own calls write
+/// into the table all not-yet-messaged classes share). The bridge's header lists each
+/// difference.
+///
+/// GCC's runtime has no `objc_setAssociatedObject`: associations are kept in a side
+/// table of this backend, keyed by the object's address and the key. Entries for an
+/// object stay until they are set to `nil` (the table does not observe deallocation),
+/// which is what the hook registries — associations on classes — need.
+public final class ObjCRuntime: RuntimeOperations {
+    /// The process's runtime.
+    public static let shared = ObjCRuntime()
+
+    private let classes = Mutex<[UInt: ObjCClass]>([:])
+    private let methods = Mutex<[UInt: ObjCMethod]>([:])
+    private let associations = Mutex<[AssociationSlot: any AnyObject & Sendable]>([:])
+
+    /// One association: an object (or class) address and a key.
+    struct AssociationSlot: Hashable {
+        let address: UInt
+        let key: String
+    }
+
+    private init() {}
+
+    // MARK: Wrapping the runtime's pointers
+
+    /// The interned wrapper of a class pointer.
+    func wrap(_ pointer: ATClassRef) -> ObjCClass {
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        return classes.withLock { known in
+            if let existing = known[address] { return existing }
+            let created = ObjCClass(address: address)
+            known[address] = created
+            return created
+        }
+    }
+
+    /// The interned wrapper of a method pointer found from `cls` (its owner is `cls` or a
+    /// superclass).
+    func wrap(_ pointer: ATMethodRef, foundFrom cls: ObjCClass) -> ObjCMethod? {
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        if let existing = methods.withLock({ $0[address] }) { return existing }
+        guard let owner = atr_methodOwner(cls.pointer, pointer).map(wrap) else { return nil }
+        return methods.withLock { known in
+            if let existing = known[address] { return existing }
+            let created = ObjCMethod(address: address, owner: owner)
+            known[address] = created
+            return created
+        }
+    }
+
+    // MARK: RuntimeOperations
+
+    /// `NSObject`.
+    public var rootClass: ObjCClass { lookUpClass(named: "NSObject")! }
+
+    /// `objc_lookUpClass`.
+    public func lookUpClass(named name: String) -> ObjCClass? { atr_lookUpClass(name).map(wrap) }
+
+    /// `class_getName`.
+    public func name(of cls: ObjCClass) -> String { String(cString: atr_className(cls.pointer)) }
+
+    /// `object_getClass` of a class: its metaclass.
+    public func metaclass(of cls: ObjCClass) -> ObjCClass { wrap(atr_metaclass(cls.pointer)) }
+
+    /// `class_getSuperclass`.
+    public func superclass(of cls: ObjCClass) -> ObjCClass? { atr_superclass(cls.pointer).map(wrap) }
+
+    /// `class_getInstanceMethod`.
+    public func method(named selector: String, in cls: ObjCClass) -> ObjCMethod? {
+        atr_instanceMethod(cls.pointer, atr_selector(selector)).flatMap { wrap($0, foundFrom: cls) }
+    }
+
+    /// The method in `cls`'s own method list (`class_copyMethodList`, filtered).
+    public func ownMethod(named selector: String, in cls: ObjCClass) -> ObjCMethod? {
+        atr_ownMethod(cls.pointer, atr_selector(selector)).flatMap { wrap($0, foundFrom: cls) }
+    }
+
+    /// `method_getImplementation`.
+    public func implementation(of method: ObjCMethod) -> ObjCImplementation { ObjCImplementation(atr_methodImplementation(method.pointer)) }
+
+    /// `method_getTypeEncoding`.
+    public func typeEncoding(of method: ObjCMethod) -> String { String(cString: atr_methodTypes(method.pointer)) }
+
+    /// `IMP` equality.
+    public func isSame(_ first: ObjCImplementation, _ second: ObjCImplementation) -> Bool { first == second }
+
+    /// `class_addMethod`.
+    @discardableResult
+    public func addMethod(to cls: ObjCClass, selector: String, implementation: ObjCImplementation, types: String) -> Bool {
+        atr_addMethod(cls.pointer, atr_selector(selector), implementation.function, types)
+    }
+
+    /// `class_replaceMethod`.
+    @discardableResult
+    public func replaceMethod(in cls: ObjCClass, selector: String, implementation: ObjCImplementation, types: String) -> ObjCImplementation? {
+        atr_replaceMethod(cls.pointer, atr_selector(selector), implementation.function, types).map(ObjCImplementation.init)
+    }
+
+    /// `method_exchangeImplementations`.
+    public func exchangeImplementations(_ first: ObjCMethod, _ second: ObjCMethod) {
+        atr_exchangeImplementations(first.owner.pointer, first.pointer, second.owner.pointer, second.pointer)
+    }
+
+    /// `method_setImplementation`.
+    @discardableResult
+    public func setImplementation(of method: ObjCMethod, to implementation: ObjCImplementation) -> ObjCImplementation {
+        ObjCImplementation(atr_setImplementation(method.owner.pointer, method.pointer, implementation.function))
+    }
+
+    /// `objc_allocateClassPair`; a name already taken is a typed error.
+    public func makeClassPair(superclass: ObjCClass, named name: String) throws(HookError) -> ObjCClass {
+        guard let created = atr_allocateClassPair(superclass.pointer, name) else {
+            throw .classNotCreated(className: name, reason: "objc_allocateClassPair refused it (the name is taken)")
+        }
+        return wrap(created)
+    }
+
+    /// `objc_registerClassPair`.
+    public func registerClass(_ cls: ObjCClass) throws(HookError) {
+        atr_registerClassPair(cls.pointer)
+    }
+
+    /// `object_setClass`.
+    @discardableResult
+    public func setClass(of object: ObjCObject, to cls: ObjCClass) -> ObjCClass {
+        wrap(atr_setClass(object.pointer, cls.pointer))
+    }
+
+    /// `object_getClass`.
+    public func realClass(of object: ObjCObject) -> ObjCClass { wrap(atr_objectClass(object.pointer)) }
+
+    /// The association of `key` on a class, from the side table.
+    public func associatedObject(for key: String, onClass cls: ObjCClass) -> (any AnyObject & Sendable)? {
+        associations.withLock { $0[AssociationSlot(address: cls.address, key: key)] }
+    }
+
+    /// Sets (or, with `nil`, removes) the association of `key` on a class.
+    public func setAssociatedObject(_ value: (any AnyObject & Sendable)?, for key: String, onClass cls: ObjCClass) {
+        associations.withLock { $0[AssociationSlot(address: cls.address, key: key)] = value }
+    }
+
+    /// The association of `key` on an instance, from the side table.
+    public func associatedObject(for key: String, on object: ObjCObject) -> (any AnyObject & Sendable)? {
+        associations.withLock { $0[AssociationSlot(address: object.address, key: key)] }
+    }
+
+    /// Sets (or, with `nil`, removes) the association of `key` on an instance.
+    public func setAssociatedObject(_ value: (any AnyObject & Sendable)?, for key: String, on object: ObjCObject) {
+        associations.withLock { $0[AssociationSlot(address: object.address, key: key)] = value }
+    }
+
+    // MARK: Objects and messages
+
+    /// `[cls new]`, owned by the returned wrapper (released when it goes).
+    public func makeObject(of cls: ObjCClass) -> ObjCObject? {
+        atr_new(cls.pointer).map { ObjCObject(owning: $0) }
+    }
+
+    /// `[object class]`: the class the object reports (KVO's subclasses report the
+    /// class they were made from).
+    public func reportedClass(of object: ObjCObject) -> ObjCClass? { atr_reportedClass(object.pointer).map(wrap) }
+
+    /// `[object selector]` for a method returning an integer (or `BOOL`), an
+    /// Objective-C exception caught and returned as ``ObjCMessageError``.
+    public func send(_ object: ObjCObject, _ selector: String) throws(ObjCMessageError) -> Int {
+        try Self.checked(atr_send0(object.pointer, atr_selector(selector)))
+    }
+
+    /// `[object selector argument]` with an object argument.
+    public func send(_ object: ObjCObject, _ selector: String, _ argument: ObjCObject?) throws(ObjCMessageError) -> Int {
+        try Self.checked(atr_send1(object.pointer, atr_selector(selector), argument?.pointer))
+    }
+
+    /// `[object respondsToSelector:]`.
+    public func responds(_ object: ObjCObject, to selector: String) throws(ObjCMessageError) -> Bool {
+        try Self.checked(atr_respondsToSelector(object.pointer, atr_selector(selector))) != 0
+    }
+
+    /// `addObserver:forKeyPath:options:context:` (GNUstep's key-value observing).
+    public func addObserver(_ observer: ObjCObject, to object: ObjCObject, keyPath: String) throws(ObjCMessageError) {
+        _ = try Self.checked(atr_addObserver(object.pointer, observer.pointer, keyPath))
+    }
+
+    /// `removeObserver:forKeyPath:`.
+    public func removeObserver(_ observer: ObjCObject, from object: ObjCObject, keyPath: String) throws(ObjCMessageError) {
+        _ = try Self.checked(atr_removeObserver(object.pointer, observer.pointer, keyPath))
+    }
+
+    private static func checked(_ result: ATSendResult) throws(ObjCMessageError) -> Int {
+        guard !result.raised else {
+            let name = withUnsafeBytes(of: result.exceptionName) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw ObjCMessageError(exceptionName: name)
+        }
+        return result.value
+    }
+}
+
+/// An Objective-C exception a message raised, caught at the bridge.
+public struct ObjCMessageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The exception's name, e.g. `NSInvalidArgumentException` for an unrecognised
+    /// selector.
+    public let exceptionName: String
+
+    /// The exception's name.
+    public var description: String { "Objective-C exception \(exceptionName)" }
+}

@@ -1,0 +1,133 @@
+import AutoTrackRuntime
+import Synchronization
+
+/// Runs a ``RuntimeProgram`` on the package's model of Objective-C dispatch, in a
+/// fresh `Runtime` per program.
+enum ModelExecution {
+    /// The trace of one send, with the real runtime's limit.
+    final class Trace: Sendable {
+        private let entries = Mutex<[Int]>([])
+        static let limit = 48
+        static let cut = 9999
+
+        /// Writes `entry`; `false` (after writing the cut marker once) when full.
+        func record(_ entry: Int) -> Bool {
+            entries.withLock { entries in
+                if entries.count >= Self.limit {
+                    if entries.count == Self.limit { entries.append(Self.cut) }
+                    return false
+                }
+                entries.append(entry)
+                return true
+            }
+        }
+
+        func reset() { entries.withLock { $0.removeAll() } }
+        var current: [Int] { entries.withLock { $0 } }
+    }
+
+    /// The program's objects, for forwarding implementations to return.
+    final class Objects: Sendable {
+        let all = Mutex<[RuntimeObject]>([])
+    }
+
+    static func run(_ program: RuntimeProgram) -> [Observation] {
+        let runtime = Runtime()
+        let trace = Trace()
+        let objects = Objects()
+        var classes: [RuntimeClass] = []
+        for (index, superclass) in program.superclasses.enumerated() {
+            // A fresh runtime per program: names cannot collide and classes register.
+            let parent = superclass.map { classes[$0] } ?? runtime.rootClass
+            let cls = try! runtime.allocateClassPair(superclass: parent, name: "C\(index)")
+            try! runtime.registerClassPair(cls)
+            classes.append(cls)
+        }
+        let made = program.objectClasses.map { try! runtime.allocate(classes[$0]) }
+        objects.all.withLock { $0 = made }
+
+        var implementations: [RuntimeProgram.Implementation: Implementation] = [:]
+        var entries: [ObjectIdentifier: Int] = [:]
+        func implementation(_ choice: RuntimeProgram.Implementation) -> Implementation {
+            if let existing = implementations[choice] { return existing }
+            let entry = choice.traceEntry
+            let created: Implementation
+            switch choice {
+            case .plain(let tag):
+                created = Implementation("\(choice)") { _ in
+                    _ = trace.record(entry)
+                    return .int(tag)
+                }
+            case .callingSuper(let tag):
+                let compiledIn = classes[program.compiledClass(ofSuperCalling: tag)]
+                created = Implementation("\(choice)") { message throws(RuntimeError) in
+                    guard trace.record(entry) else { return .int(-1) }
+                    return try message.runtime.sendSuper(message, from: compiledIn)
+                }
+            case .forwarding(let tag):
+                let target = program.forwardingTarget(of: tag)
+                created = Implementation("\(choice)") { message throws(RuntimeError) in
+                    let invocation: Invocation = try message.value(at: 0)
+                    guard trace.record(entry) else { throw message.runtime.unrecognized(invocation.selector, by: message.receiver) }
+                    try invocation.invoke(target: objects.all.withLock { $0[target] })
+                    return .void
+                }
+            }
+            implementations[choice] = created
+            entries[ObjectIdentifier(created)] = entry
+            return created
+        }
+        func entry(of implementation: Implementation) -> Int { entries[ObjectIdentifier(implementation)] ?? -1 }
+        let signature = Implementation("q@: for every selector") { _ in .value(MethodSignature(typeEncoding: "q@:")) }
+        let signatureSelector = Selectors.methodSignature
+        func selector(_ index: Int) -> Selector { Selector(RuntimeProgram.selectors[index]) }
+        func types(_ choice: RuntimeProgram.Implementation) -> String {
+            if case .forwarding = choice { return "v@:@" }
+            return "q@:"
+        }
+
+        var observations: [Observation] = []
+        for operation in program.operations {
+            switch operation {
+            case .addMethod(let cls, let index, let choice):
+                if case .forwarding = choice { runtime.addMethod(to: classes[cls], signatureSelector, signature, types: "@@::") }
+                observations.append(.added(runtime.addMethod(to: classes[cls], selector(index), implementation(choice), types: types(choice))))
+            case .replaceMethod(let cls, let index, let choice):
+                if case .forwarding = choice { runtime.replaceMethod(in: classes[cls], signatureSelector, signature, types: "@@::") }
+                let previous = runtime.replaceMethod(in: classes[cls], selector(index), implementation(choice), types: types(choice))
+                observations.append(.replaced(previous.map(entry(of:))))
+            case .exchange(let firstClass, let firstSelector, let secondClass, let secondSelector):
+                guard let first = runtime.method(selector(firstSelector), in: classes[firstClass]),
+                      let second = runtime.method(selector(secondSelector), in: classes[secondClass])
+                else {
+                    observations.append(.exchanged(false))
+                    continue
+                }
+                runtime.exchangeImplementations(first, second)
+                observations.append(.exchanged(true))
+            case .setImplementation(let cls, let index, let choice):
+                guard let method = runtime.method(selector(index), in: classes[cls]) else {
+                    observations.append(.setImplementation(nil))
+                    continue
+                }
+                observations.append(.setImplementation(entry(of: runtime.setImplementation(of: method, to: implementation(choice)))))
+            case .setClass(let object, let cls):
+                _ = runtime.setClass(of: made[object], to: classes[cls])
+                observations.append(.setClass)
+            case .send(let object, let index):
+                trace.reset()
+                var raised = false
+                do {
+                    try runtime.send(made[object], selector(index))
+                } catch {
+                    raised = true
+                }
+                observations.append(.sent(trace: trace.current, raised: raised))
+            case .respondsTo(let object, let index):
+                let answer = try? runtime.send(made[object], Selectors.respondsToSelector, MessageArguments(.selector(selector(index))))
+                observations.append(.responds(answer.map { if case .bool(true) = $0 { true } else { false } } ?? false))
+            }
+        }
+        return observations
+    }
+}

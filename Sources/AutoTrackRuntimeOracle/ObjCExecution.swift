@@ -1,0 +1,99 @@
+import CObjCRuntimeBridge
+import Synchronization
+
+/// Runs a ``RuntimeProgram`` on the real runtime (GCC's libobjc with GNUstep Base):
+/// real classes made with `objc_allocateClassPair`, the bridge's pool of tagged IMPs,
+/// real method caches, `objc_msg_lookup_super` and GNUstep's forwarding.
+enum ObjCExecution {
+    /// The pool's bindings (which class a super-calling IMP is compiled in, which object
+    /// a forwarding IMP returns) are process-wide: one program at a time.
+    private static let exclusive = Mutex<Int>(0)
+
+    static func run(_ program: RuntimeProgram) -> [Observation] {
+        exclusive.withLock { programNumber in
+            programNumber += 1
+            return run(program, number: programNumber)
+        }
+    }
+
+    private static func run(_ program: RuntimeProgram, number: Int) -> [Observation] {
+        guard let root = atr_lookUpClass("NSObject") else { return [] }
+        var classes: [ATClassRef] = []
+        for (index, superclass) in program.superclasses.enumerated() {
+            // Registered classes cannot be disposed of: each program's names are new.
+            let parent = superclass.map { classes[$0] } ?? root
+            guard let cls = atr_allocateClassPair(parent, "AutoTrackOracle\(number)_C\(index)") else { return [] }
+            atr_registerClassPair(cls)
+            classes.append(cls)
+        }
+        let objects = program.objectClasses.map { atr_new(classes[$0])! }
+        defer { for object in objects { atr_release(object) } }
+        for tag in 0..<RuntimeProgram.implementationCount {
+            atr_oracleBindSuper(Int32(tag), classes[program.compiledClass(ofSuperCalling: tag)])
+            atr_oracleBindForwardingTarget(Int32(tag), objects[program.forwardingTarget(of: tag)])
+        }
+        defer {
+            for tag in 0..<RuntimeProgram.implementationCount {
+                atr_oracleBindSuper(Int32(tag), nil)
+                atr_oracleBindForwardingTarget(Int32(tag), nil)
+            }
+        }
+
+        func implementation(_ choice: RuntimeProgram.Implementation) -> ATImplementation {
+            switch choice {
+            case .plain(let tag): atr_oracleImplementation(Int32(tag))
+            case .callingSuper(let tag): atr_oracleSuperImplementation(Int32(tag))
+            case .forwarding(let tag): atr_oracleForwardingImplementation(Int32(tag))
+            }
+        }
+        func types(_ choice: RuntimeProgram.Implementation) -> String {
+            if case .forwarding = choice { return "v@:@" }
+            return "q@:"
+        }
+        let signatureSelector = atr_selector("methodSignatureForSelector:")
+        let signature = atr_oracleForwardingSignatureImplementation()
+        func entry(_ imp: ATImplementation) -> Int { Int(atr_oracleTag(imp)) }
+        let selectors = RuntimeProgram.selectors.map { atr_selector($0) }
+
+        var observations: [Observation] = []
+        for operation in program.operations {
+            switch operation {
+            case .addMethod(let cls, let index, let choice):
+                if case .forwarding = choice { _ = atr_addMethod(classes[cls], signatureSelector, signature, "@@::") }
+                observations.append(.added(atr_addMethod(classes[cls], selectors[index], implementation(choice), types(choice))))
+            case .replaceMethod(let cls, let index, let choice):
+                if case .forwarding = choice { _ = atr_replaceMethod(classes[cls], signatureSelector, signature, "@@::") }
+                let previous = atr_replaceMethod(classes[cls], selectors[index], implementation(choice), types(choice))
+                observations.append(.replaced(previous.map(entry)))
+            case .exchange(let firstClass, let firstSelector, let secondClass, let secondSelector):
+                guard let first = atr_instanceMethod(classes[firstClass], selectors[firstSelector]),
+                      let second = atr_instanceMethod(classes[secondClass], selectors[secondSelector])
+                else {
+                    observations.append(.exchanged(false))
+                    continue
+                }
+                atr_exchangeImplementations(
+                    atr_methodOwner(classes[firstClass], first)!, first, atr_methodOwner(classes[secondClass], second)!, second)
+                observations.append(.exchanged(true))
+            case .setImplementation(let cls, let index, let choice):
+                guard let method = atr_instanceMethod(classes[cls], selectors[index]) else {
+                    observations.append(.setImplementation(nil))
+                    continue
+                }
+                let owner = atr_methodOwner(classes[cls], method)!
+                observations.append(.setImplementation(entry(atr_setImplementation(owner, method, implementation(choice)))))
+            case .setClass(let object, let cls):
+                _ = atr_setClass(objects[object], classes[cls])
+                observations.append(.setClass)
+            case .send(let object, let index):
+                atr_oracleResetTrace()
+                let result = atr_send0(objects[object], selectors[index])
+                let trace = (0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }
+                observations.append(.sent(trace: trace, raised: result.raised))
+            case .respondsTo(let object, let index):
+                observations.append(.responds(atr_respondsToSelector(objects[object], selectors[index]).value != 0))
+            }
+        }
+        return observations
+    }
+}

@@ -1,0 +1,192 @@
+/// AutoTrackEvents: `SplitMix64` appears in this file's public API.
+public import AutoTrackEvents
+
+/// A small program of runtime operations — a class hierarchy, a few instances, and
+/// method additions, replacements, exchanges, implementation swaps, isa swizzles,
+/// sends (with super sends and forwarding) and `respondsToSelector:` checks — that the
+/// differential oracle runs on the model and on the real runtime.
+///
+/// Every operation names classes, objects, selectors and implementations by index, so
+/// any subsequence of a program's operations is a valid program: that is what makes a
+/// divergence shrinkable.
+public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The superclass of each class: `nil` for the root class (`NSObject`), else the
+    /// index of an earlier class.
+    public var superclasses: [Int?]
+    /// The class each object is made of.
+    public var objectClasses: [Int]
+    /// The operations, in order.
+    public var operations: [Operation]
+
+    /// The selectors of programs: four that are sent, then `forwardInvocation:`, which
+    /// forwarding implementations are added under (with a `methodSignatureForSelector:`).
+    public static let selectors = ["oracleA", "oracleB", "oracleC", "oracleD", "forwardInvocation:"]
+    /// The index of `forwardInvocation:` in ``selectors``.
+    public static let forwardingSelector = 4
+    /// How many implementations of each kind there are.
+    public static let implementationCount = 64
+
+    /// One implementation of a program: its kind and tag.
+    public enum Implementation: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// Writes its tag.
+        case plain(Int)
+        /// Writes `100 + tag`, then sends the message to `super` of the class it is
+        /// compiled in: class `tag % classCount`.
+        case callingSuper(Int)
+        /// A `forwardInvocation:` (added or replaced together with a
+        /// `methodSignatureForSelector:` answering `q@:`): writes `200 + tag`, then
+        /// invokes the invocation on object `tag % objectCount`. Forwarding the slow
+        /// way, because GNUstep Base on GCC's runtime never asks
+        /// `forwardingTargetForSelector:`.
+        case forwarding(Int)
+
+        /// The trace entry it writes.
+        public var traceEntry: Int {
+            switch self {
+            case .plain(let tag): tag
+            case .callingSuper(let tag): 100 + tag
+            case .forwarding(let tag): 200 + tag
+            }
+        }
+
+        /// `p7`, `s12`, `f3`.
+        public var description: String {
+            switch self {
+            case .plain(let tag): "p\(tag)"
+            case .callingSuper(let tag): "s\(tag)"
+            case .forwarding(let tag): "f\(tag)"
+            }
+        }
+    }
+
+    /// One operation.
+    public enum Operation: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// `class_addMethod(class, selector, implementation)`.
+        case addMethod(cls: Int, selector: Int, implementation: Implementation)
+        /// `class_replaceMethod(class, selector, implementation)`.
+        case replaceMethod(cls: Int, selector: Int, implementation: Implementation)
+        /// `method_exchangeImplementations` of the methods `class_getInstanceMethod`
+        /// finds (skipped when either is missing).
+        case exchange(firstClass: Int, firstSelector: Int, secondClass: Int, secondSelector: Int)
+        /// `method_setImplementation` on the method `class_getInstanceMethod` finds.
+        case setImplementation(cls: Int, selector: Int, implementation: Implementation)
+        /// `object_setClass(object, class)`.
+        case setClass(object: Int, cls: Int)
+        /// `[object selector]`.
+        case send(object: Int, selector: Int)
+        /// `[object respondsToSelector:selector]`.
+        case respondsTo(object: Int, selector: Int)
+
+        /// The operation in a line, with selectors by name.
+        public var description: String {
+            func sel(_ index: Int) -> String { RuntimeProgram.selectors[index] }
+            switch self {
+            case .addMethod(let cls, let selector, let implementation): return "class_addMethod(C\(cls), \(sel(selector)), \(implementation))"
+            case .replaceMethod(let cls, let selector, let implementation):
+                return "class_replaceMethod(C\(cls), \(sel(selector)), \(implementation))"
+            case .exchange(let firstClass, let firstSelector, let secondClass, let secondSelector):
+                return "method_exchangeImplementations(C\(firstClass).\(sel(firstSelector)), C\(secondClass).\(sel(secondSelector)))"
+            case .setImplementation(let cls, let selector, let implementation):
+                return "method_setImplementation(C\(cls).\(sel(selector)), \(implementation))"
+            case .setClass(let object, let cls): return "object_setClass(o\(object), C\(cls))"
+            case .send(let object, let selector): return "[o\(object) \(sel(selector))]"
+            case .respondsTo(let object, let selector): return "[o\(object) respondsToSelector:@selector(\(sel(selector)))]"
+            }
+        }
+    }
+
+    /// Creates a program.
+    public init(superclasses: [Int?], objectClasses: [Int], operations: [Operation]) {
+        self.superclasses = superclasses
+        self.objectClasses = objectClasses
+        self.operations = operations
+    }
+
+    /// The class a super-calling implementation is compiled in.
+    public func compiledClass(ofSuperCalling tag: Int) -> Int { tag % superclasses.count }
+
+    /// The object a forwarding implementation returns.
+    public func forwardingTarget(of tag: Int) -> Int { tag % objectClasses.count }
+
+    /// The program as a person reads it: classes, objects, then one operation a line.
+    public var description: String {
+        var lines = superclasses.enumerated().map { index, superclass in
+            "C\(index) : \(superclass.map { "C\($0)" } ?? "NSObject")"
+        }
+        lines += objectClasses.enumerated().map { index, cls in "o\(index) = [C\(cls) new]" }
+        lines += operations.map(\.description)
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Generation
+
+    /// A random program from `generator`: 1–4 classes, 1–3 objects, 4–24 operations,
+    /// weighted towards sends so every change is observed.
+    public static func random(using generator: inout SplitMix64) -> RuntimeProgram {
+        func pick(_ range: Range<Int>) -> Int { Int.random(in: range, using: &generator) }
+        let classCount = pick(1..<5)
+        let superclasses: [Int?] = (0..<classCount).map { index in
+            index == 0 || pick(0..<3) == 0 ? nil : pick(0..<index)
+        }
+        let objectClasses = (0..<pick(1..<4)).map { _ in pick(0..<classCount) }
+        func implementation() -> Implementation {
+            pick(0..<3) == 0 ? .callingSuper(pick(0..<implementationCount)) : .plain(pick(0..<implementationCount))
+        }
+        func plainSelector() -> Int { pick(0..<forwardingSelector) }
+        var operations: [Operation] = []
+        for _ in 0..<pick(4..<25) {
+            let cls = pick(0..<classCount), object = pick(0..<objectClasses.count)
+            switch pick(0..<100) {
+            case 0..<30: operations.append(.send(object: object, selector: plainSelector()))
+            case 30..<50: operations.append(.addMethod(cls: cls, selector: plainSelector(), implementation: implementation()))
+            case 50..<60: operations.append(.replaceMethod(cls: cls, selector: plainSelector(), implementation: implementation()))
+            case 60..<70:
+                operations.append(.exchange(
+                    firstClass: cls, firstSelector: plainSelector(), secondClass: pick(0..<classCount), secondSelector: plainSelector()))
+            case 70..<80: operations.append(.setImplementation(cls: cls, selector: plainSelector(), implementation: implementation()))
+            case 80..<88: operations.append(.setClass(object: object, cls: cls))
+            case 88..<95: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            default:
+                let forwarding = Implementation.forwarding(pick(0..<implementationCount))
+                operations.append(pick(0..<2) == 0
+                    ? .addMethod(cls: cls, selector: forwardingSelector, implementation: forwarding)
+                    : .replaceMethod(cls: cls, selector: forwardingSelector, implementation: forwarding))
+            }
+        }
+        return RuntimeProgram(superclasses: superclasses, objectClasses: objectClasses, operations: operations)
+    }
+}
+
+/// What one operation showed: the same on both runtimes, or the programs diverge.
+public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// `class_addMethod`'s answer.
+    case added(Bool)
+    /// The trace entry of the implementation `class_replaceMethod` replaced, `nil`
+    /// when it added one.
+    case replaced(Int?)
+    /// Whether both methods of an exchange were found (and exchanged).
+    case exchanged(Bool)
+    /// The trace entry of the implementation `method_setImplementation` replaced,
+    /// `nil` when there was no method.
+    case setImplementation(Int?)
+    /// An isa swizzle (nothing to compare).
+    case setClass
+    /// The implementations a send ran, in order, and whether it raised (an
+    /// unrecognised selector).
+    case sent(trace: [Int], raised: Bool)
+    /// `respondsToSelector:`'s answer.
+    case responds(Bool)
+
+    /// The observation in a few words.
+    public var description: String {
+        switch self {
+        case .added(let added): "added \(added)"
+        case .replaced(let previous): "replaced \(previous.map(String.init) ?? "nothing")"
+        case .exchanged(let exchanged): exchanged ? "exchanged" : "not exchanged (a method is missing)"
+        case .setImplementation(let previous): "set, previous \(previous.map(String.init) ?? "no method")"
+        case .setClass: "isa set"
+        case .sent(let trace, let raised): "ran [\(trace.map(String.init).joined(separator: " "))]\(raised ? ", raised" : "")"
+        case .responds(let answer): "responds \(answer)"
+        }
+    }
+}

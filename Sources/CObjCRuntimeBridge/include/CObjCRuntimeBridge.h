@@ -1,0 +1,177 @@
+/*
+ * A plain C interface to a real Objective-C runtime (GCC's libobjc with GNUstep
+ * Base), for Swift on Linux, which cannot import Objective-C headers: every object,
+ * class, method, implementation and selector is an opaque pointer.
+ *
+ * The runtime calls are those of Apple's <objc/runtime.h> (class_addMethod,
+ * method_setImplementation, object_setClass …); what is specific to GCC's runtime —
+ * message lookup (objc_msg_lookup / objc_msg_lookup_super) — stays inside the bridge's
+ * sources. Messages sent through the bridge catch Objective-C exceptions and report
+ * them instead of unwinding into Swift.
+ */
+#ifndef COBJCRUNTIMEBRIDGE_H
+#define COBJCRUNTIMEBRIDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An instance (`id`). */
+typedef struct ATObjCObject *ATObjectRef;
+/** A class (`Class`). */
+typedef struct ATObjCClass *ATClassRef;
+/** A method (`Method`). */
+typedef struct ATObjCMethod *ATMethodRef;
+/** A selector (`SEL`). */
+typedef struct ATObjCSelector *ATSelectorRef;
+/** An implementation (`IMP`). */
+typedef void (*ATImplementation)(void);
+
+/* Runtime operations (their objc4 names in the comments). */
+
+/** `objc_lookUpClass`; NULL when there is none. */
+ATClassRef _Nullable atr_lookUpClass(const char *_Nonnull name);
+/** `class_getName`. */
+const char *_Nonnull atr_className(ATClassRef _Nonnull cls);
+/** `object_getClass` of a class: its metaclass. */
+ATClassRef _Nonnull atr_metaclass(ATClassRef _Nonnull cls);
+/** `class_getSuperclass`. */
+ATClassRef _Nullable atr_superclass(ATClassRef _Nonnull cls);
+/** `sel_registerName`. */
+ATSelectorRef _Nonnull atr_selector(const char *_Nonnull name);
+/** `sel_getName`. */
+const char *_Nonnull atr_selectorName(ATSelectorRef _Nonnull selector);
+/** `class_getInstanceMethod`: own or inherited. */
+ATMethodRef _Nullable atr_instanceMethod(ATClassRef _Nonnull cls, ATSelectorRef _Nonnull selector);
+/** The method in `cls`'s own list (`class_copyMethodList`, filtered). */
+ATMethodRef _Nullable atr_ownMethod(ATClassRef _Nonnull cls, ATSelectorRef _Nonnull selector);
+/** `method_getImplementation`. */
+ATImplementation _Nonnull atr_methodImplementation(ATMethodRef _Nonnull method);
+/** `method_getTypeEncoding`. */
+const char *_Nonnull atr_methodTypes(ATMethodRef _Nonnull method);
+/** `class_addMethod`. */
+bool atr_addMethod(ATClassRef _Nonnull cls, ATSelectorRef _Nonnull selector, ATImplementation _Nonnull imp, const char *_Nonnull types);
+/** `class_replaceMethod` as objc4 defines it: sets the implementation of `cls`'s own
+    method and returns the previous one, or adds a method to `cls` and returns NULL. */
+ATImplementation _Nullable atr_replaceMethod(ATClassRef _Nonnull cls, ATSelectorRef _Nonnull selector, ATImplementation _Nonnull imp, const char *_Nonnull types);
+/** GCC's own `class_replaceMethod`, which differs: for a method `cls` only inherits it
+    replaces the superclass's implementation (and returns it) and adds nothing. Kept for
+    the test that pins the difference; the backend never calls it. */
+ATImplementation _Nullable atr_gccReplaceMethod(ATClassRef _Nonnull cls, ATSelectorRef _Nonnull selector, ATImplementation _Nonnull imp, const char *_Nonnull types);
+/** The class whose own method list holds `method`: `cls` or one of its superclasses. */
+ATClassRef _Nullable atr_methodOwner(ATClassRef _Nonnull cls, ATMethodRef _Nonnull method);
+/** `method_exchangeImplementations`, with each method's owner so the dispatch tables
+    are kept right: GCC's version writes into the table every never-messaged class
+    shares when an owner has not been messaged yet. */
+void atr_exchangeImplementations(ATClassRef _Nonnull firstOwner, ATMethodRef _Nonnull first, ATClassRef _Nonnull secondOwner, ATMethodRef _Nonnull second);
+/** `method_setImplementation` (with the method's owner, as for an exchange): the
+    previous implementation. */
+ATImplementation _Nonnull atr_setImplementation(ATClassRef _Nonnull owner, ATMethodRef _Nonnull method, ATImplementation _Nonnull imp);
+/** GCC's own `method_setImplementation`, for the test that pins its dispatch-table
+    defect; the backend never calls it. */
+void atr_gccSetImplementation(ATMethodRef _Nonnull method, ATImplementation _Nonnull imp);
+/** `objc_allocateClassPair`; NULL when the name is taken. */
+ATClassRef _Nullable atr_allocateClassPair(ATClassRef _Nonnull superclass, const char *_Nonnull name);
+/** `objc_registerClassPair`. */
+void atr_registerClassPair(ATClassRef _Nonnull cls);
+/** `object_getClass`: the real class, isa-swizzling included. */
+ATClassRef _Nonnull atr_objectClass(ATObjectRef _Nonnull object);
+/** `object_setClass`: the previous class. */
+ATClassRef _Nonnull atr_setClass(ATObjectRef _Nonnull object, ATClassRef _Nonnull cls);
+/** `[cls new]` (+1). */
+ATObjectRef _Nullable atr_new(ATClassRef _Nonnull cls);
+/** `[object retain]`. */
+void atr_retain(ATObjectRef _Nonnull object);
+/** `[object release]`. */
+void atr_release(ATObjectRef _Nonnull object);
+/** The implementation `[super selector]` compiled in `staticClass` runs for
+    `receiver` (objc_msgSendSuper2's lookup). When no superclass implements it, the
+    receiver's forwarding runs, as objc4 does — GCC's own objc_msg_lookup_super hands
+    the forwarding hook a nil receiver there, which crashes GNUstep's hook. */
+ATImplementation _Nullable atr_lookUpSuper(ATObjectRef _Nonnull receiver, ATClassRef _Nonnull staticClass, ATSelectorRef _Nonnull selector);
+/** Sends `[super message]` the way GCC's own objc_msg_lookup_super does, for a
+    selector no superclass implements: on GNUstep Base the process dies (SIGSEGV). The
+    crash the oracle's isolation test provokes on purpose. */
+void atr_crashWithGCCSuperLookup(void);
+/** Whether the implementation is the runtime's forwarding entry (no method found). */
+bool atr_isForwardingImplementation(ATImplementation _Nullable imp);
+
+/* Messages. Each catches an Objective-C exception and reports its name. */
+
+/** What a message sent through the bridge did. */
+typedef struct {
+    /** The result (an integer, a BOOL, or an object's address). */
+    intptr_t value;
+    /** Whether an exception was raised (and caught). */
+    bool raised;
+    /** The exception's name, when one was raised. */
+    char exceptionName[64];
+} ATSendResult;
+
+/** `[object selector]`, returning an integer. */
+ATSendResult atr_send0(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector);
+/** `[object selector argument]`, an object argument, returning an integer. */
+ATSendResult atr_send1(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector, ATObjectRef _Nullable argument);
+/** `[object respondsToSelector:selector]`. */
+ATSendResult atr_respondsToSelector(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector);
+/** `[object class]`: the class the object reports (KVO's classes report the original). */
+ATClassRef _Nullable atr_reportedClass(ATObjectRef _Nonnull object);
+
+/* Key-value observing (GNUstep Base's, by isa-swizzling to a generated subclass). */
+
+/** `[object addObserver:observer forKeyPath:keyPath options:new context:NULL]`. */
+ATSendResult atr_addObserver(ATObjectRef _Nonnull object, ATObjectRef _Nonnull observer, const char *_Nonnull keyPath);
+/** `[object removeObserver:observer forKeyPath:keyPath]`. */
+ATSendResult atr_removeObserver(ATObjectRef _Nonnull object, ATObjectRef _Nonnull observer, const char *_Nonnull keyPath);
+
+/* The differential oracle's implementations: a pool of distinct IMPs, each writing its
+   tag to the calling thread's trace. */
+
+/** How many tags each kind of oracle implementation has. */
+enum { ATR_ORACLE_TAGS = 64 };
+/** The trace entry written when a chain of super sends or forwards is cut off. */
+enum { ATR_ORACLE_CUT = 9999 };
+/** The most trace entries one send may write before chains are cut off. */
+enum { ATR_ORACLE_TRACE_LIMIT = 48 };
+
+/** Implementation `tag` (0 ..< ATR_ORACLE_TAGS): writes `tag`, returns `tag`. Types `q@:`. */
+ATImplementation _Nonnull atr_oracleImplementation(int tag);
+/** Implementation `100 + tag`: writes it, then sends the message to super of the class
+    bound with atr_oracleBindSuper, as `[super message]` compiled in that class would. */
+ATImplementation _Nonnull atr_oracleSuperImplementation(int tag);
+/** Binds super implementation `tag` to the class it is "compiled in". */
+void atr_oracleBindSuper(int tag, ATClassRef _Nullable cls);
+/** A `forwardInvocation:` implementation: writes `200 + tag` and invokes the
+    invocation on the object bound with atr_oracleBindForwardingTarget; when the trace
+    is full it raises as `doesNotRecognizeSelector:`. Types `v@:@`. */
+ATImplementation _Nonnull atr_oracleForwardingImplementation(int tag);
+/** The `methodSignatureForSelector:` that goes with the forwarding implementations:
+    `q@:` for every selector. Types `@@::`. */
+ATImplementation _Nonnull atr_oracleForwardingSignatureImplementation(void);
+/** Binds forwarding implementation `tag` to its target. */
+void atr_oracleBindForwardingTarget(int tag, ATObjectRef _Nullable target);
+/** The oracle tag of an implementation: 0…63 plain, 100…163 super, 200…263
+    forwarding; -1 for any other. */
+int atr_oracleTag(ATImplementation _Nullable imp);
+/** A `forwardingTargetForSelector:` implementation returning the object bound with
+    atr_bindFastForwardingTarget (not retained), for the test that shows GNUstep Base on
+    GCC's runtime never sends it. Types `@@::`. */
+ATImplementation _Nonnull atr_fastForwardingImplementation(void);
+/** Binds the fast-forwarding implementation's target. */
+void atr_bindFastForwardingTarget(ATObjectRef _Nullable target);
+/** Clears the calling thread's trace. */
+void atr_oracleResetTrace(void);
+/** The number of entries in the calling thread's trace. */
+int atr_oracleTraceCount(void);
+/** Entry `index` of the calling thread's trace. */
+int atr_oracleTraceEntry(int index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+import AutoTrackRuntimeOracle
+import Foundation
+import Testing
+
+/// The real runtime is the oracle: random programs of runtime operations run on the
+/// model and on GCC's libobjc with GNUstep Base must show the same thing at every step.
+@Suite struct DifferentialOracleTests {
+    @Test("in this process: 300 programs agree operation by operation")
+    func agreementInProcess() {
+        let report = DifferentialOracle.run(programs: 300, seed: 90_001)
+        #expect(report.programs == 300)
+        #expect(report.sends > 600)
+        for divergence in report.divergences.prefix(3) { Issue.record("\(divergence)") }
+        #expect(report.divergences.isEmpty)
+    }
+
+    @Test("programs are reproducible from their seed, and print as a test case")
+    func reproducible() {
+        #expect(DifferentialOracle.program(seed: 7) == DifferentialOracle.program(seed: 7))
+        #expect(DifferentialOracle.program(seed: 7) != DifferentialOracle.program(seed: 8))
+        let text = DifferentialOracle.program(seed: 7).description
+        #expect(text.hasPrefix("C0 : NSObject"))
+        #expect(text.contains("o0 = [C"))
+    }
+
+    /// The `autotrack` executable, built next to the test bundle.
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("autotrack")
+
+    struct Summary: Decodable {
+        struct Crash: Decodable {
+            let seed: UInt64
+            let termination: String
+            let program: String
+        }
+        let programs: Int
+        let sends: Int
+        let divergences: [String]
+        let crashes: [Crash]
+    }
+
+    /// Runs `autotrack oracle` with `arguments`: its exit status and JSON summary.
+    static func oracle(_ arguments: [String]) throws -> (Int32, Summary) {
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("oracle-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: json) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["oracle"] + arguments + ["--json", json.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try JSONDecoder().decode(Summary.self, from: Data(contentsOf: json)))
+    }
+
+    @Test("10 000 programs in worker processes: no divergence, no crash")
+    func tenThousandPrograms() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
+        let (status, summary) = try Self.oracle(["--programs", "10000", "--seed", "1"])
+        #expect(summary.programs == 10_000)
+        #expect(summary.sends > 30_000)
+        #expect(summary.divergences.isEmpty, "\(summary.divergences.prefix(3))")
+        #expect(summary.crashes.isEmpty)
+        #expect(status == 0)
+    }
+
+    @Test("a program that crashes the real runtime is reported with its seed and signal, and the run goes on")
+    func crashIsolation() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
+        let (status, summary) = try Self.oracle(["--programs", "40", "--seed", "1", "--crash-seed", "17", "--workers", "1"])
+        #expect(status == 1)
+        let crash = try #require(summary.crashes.first)
+        #expect(summary.crashes.count == 1)
+        #expect(crash.seed == 17)
+        #expect(crash.termination.contains("SIGSEGV"))
+        #expect(crash.program == DifferentialOracle.program(seed: 17).description)
+        #expect(summary.programs == 40, "the programs before and after it ran too")
+        #expect(summary.divergences.isEmpty)
+    }
+}

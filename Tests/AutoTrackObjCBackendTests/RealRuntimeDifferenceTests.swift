@@ -1,0 +1,129 @@
+import AutoTrackInterception
+import AutoTrackObjCBackend
+import AutoTrackRuntime
+import CObjCRuntimeBridge
+import Synchronization
+import Testing
+
+/// Where GCC's libobjc and GNUstep Base differ from objc4 (and the model), pinned: the
+/// raw runtime's behaviour, and what the backend does instead. Each test uses selectors
+/// and classes of its own, so the real runtime's process-wide state is never shared.
+@Suite struct RealRuntimeDifferenceTests {
+    static let runtime = ObjCRuntime.shared
+    static let counter = Atomic<Int>(0)
+
+    /// A new registered class under `superclass` (NSObject by default).
+    static func makeClass(_ label: String, superclass: ObjCClass? = nil) throws -> ObjCClass {
+        let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let cls = try runtime.makeClassPair(superclass: superclass ?? runtime.rootClass, named: "RealRuntimeDifference\(number)\(label)")
+        try runtime.registerClass(cls)
+        return cls
+    }
+
+    static func plain(_ tag: Int32) -> ObjCImplementation { ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleImplementation(tag), to: Int.self))) }
+
+    /// What `[object selector]` ran (oracle trace), and whether it raised.
+    static func send(_ object: ObjCObject, _ selector: String) -> ([Int], Bool) {
+        atr_oracleResetTrace()
+        let raised: Bool
+        do {
+            _ = try runtime.send(object, selector)
+            raised = false
+        } catch {
+            raised = true
+        }
+        return ((0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }, raised)
+    }
+
+    @Test("class_replaceMethod on a method the class only inherits: GCC replaces the superclass's; the backend adds one, as objc4")
+    func replaceInherited() throws {
+        let selector = "differenceReplaceInherited"
+        let parent = try Self.makeClass("Parent"), child = try Self.makeClass("Child", superclass: parent)
+        Self.runtime.addMethod(to: parent, selector: selector, implementation: Self.plain(1), types: "q@:")
+        #expect(Self.runtime.replaceMethod(in: child, selector: selector, implementation: Self.plain(2), types: "q@:") == nil)
+        #expect(Self.runtime.ownMethod(named: selector, in: child) != nil)
+        #expect(Self.send(try #require(Self.runtime.makeObject(of: parent)), selector).0 == [1], "the superclass is untouched")
+        #expect(Self.send(try #require(Self.runtime.makeObject(of: child)), selector).0 == [2])
+
+        let gccParent = try Self.makeClass("GCCParent"), gccChild = try Self.makeClass("GCCChild", superclass: gccParent)
+        Self.runtime.addMethod(to: gccParent, selector: selector, implementation: Self.plain(1), types: "q@:")
+        let previous = atr_gccReplaceMethod(
+            OpaquePointer(bitPattern: gccChild.address)!, atr_selector(selector), atr_oracleImplementation(2), "q@:")
+        #expect(previous.map { Int(atr_oracleTag($0)) } == 1, "GCC returns the superclass's implementation")
+        #expect(Self.runtime.ownMethod(named: selector, in: gccChild) == nil, "and adds nothing to the class")
+        #expect(Self.send(try #require(Self.runtime.makeObject(of: gccParent)), selector).0 == [2], "it replaced the superclass's")
+    }
+
+    @Test("method_setImplementation on a class never messaged: GCC leaks the IMP to every class not messaged yet; the backend does not")
+    func setImplementationBeforeFirstMessage() throws {
+        let gccSelector = "differenceUninstalledTableGCC"
+        let owner = try Self.makeClass("GCCOwner")
+        Self.runtime.addMethod(to: owner, selector: gccSelector, implementation: Self.plain(3), types: "q@:")
+        let method = try #require(Self.runtime.ownMethod(named: gccSelector, in: owner))
+        atr_gccSetImplementation(OpaquePointer(bitPattern: method.address)!, atr_oracleImplementation(4))
+        // An object isa-swizzled to a class whose instances were never messaged: lookup
+        // reads that class's table, which is still the shared one.
+        let unrelated = try #require(Self.runtime.makeObject(of: try Self.makeClass("GCCCarrier")))
+        Self.runtime.setClass(of: unrelated, to: try Self.makeClass("GCCUnrelated"))
+        let (gccTrace, gccRaised) = Self.send(unrelated, gccSelector)
+        #expect(gccTrace == [4] && !gccRaised, "an unrelated class answers with the leaked implementation")
+
+        let selector = "differenceUninstalledTableBackend"
+        let backendOwner = try Self.makeClass("Owner")
+        Self.runtime.addMethod(to: backendOwner, selector: selector, implementation: Self.plain(3), types: "q@:")
+        let backendMethod = try #require(Self.runtime.ownMethod(named: selector, in: backendOwner))
+        #expect(Self.runtime.setImplementation(of: backendMethod, to: Self.plain(4)) == Self.plain(3))
+        let other = try #require(Self.runtime.makeObject(of: try Self.makeClass("Carrier")))
+        Self.runtime.setClass(of: other, to: try Self.makeClass("Unrelated"))
+        let (trace, raised) = Self.send(other, selector)
+        #expect(trace.isEmpty && raised, "an unrelated class does not implement it")
+        #expect(Self.send(try #require(Self.runtime.makeObject(of: backendOwner)), selector).0 == [4])
+    }
+
+    @Test("an exchange reaches subclasses messaged before it, and leaks nowhere")
+    func exchangeRefreshesSubclasses() throws {
+        let first = "differenceExchangeFirst", second = "differenceExchangeSecond"
+        let parent = try Self.makeClass("ExchangeParent"), child = try Self.makeClass("ExchangeChild", superclass: parent)
+        Self.runtime.addMethod(to: parent, selector: first, implementation: Self.plain(5), types: "q@:")
+        Self.runtime.addMethod(to: parent, selector: second, implementation: Self.plain(6), types: "q@:")
+        let instance = try #require(Self.runtime.makeObject(of: child))
+        #expect(Self.send(instance, first).0 == [5])
+        Self.runtime.exchangeImplementations(
+            try #require(Self.runtime.method(named: first, in: child)), try #require(Self.runtime.method(named: second, in: child)))
+        #expect(Self.send(instance, first).0 == [6])
+        #expect(Self.send(instance, second).0 == [5])
+        let (trace, raised) = Self.send(try #require(Self.runtime.makeObject(of: try Self.makeClass("ExchangeUnrelated"))), first)
+        #expect(trace.isEmpty && raised)
+    }
+
+    @Test("forwardingTargetForSelector: for a selector registered at run time: both runtimes forward to the target")
+    func fastForwarding() throws {
+        let selector = "differenceFastForwarded"
+        let targetClass = try Self.makeClass("ForwardTarget")
+        Self.runtime.addMethod(to: targetClass, selector: selector, implementation: Self.plain(7), types: "q@:")
+        let target = try #require(Self.runtime.makeObject(of: targetClass))
+        let forwarder = try Self.makeClass("Forwarder")
+        Self.runtime.addMethod(
+            to: forwarder, selector: "forwardingTargetForSelector:",
+            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_fastForwardingImplementation(), to: Int.self))),
+            types: "@@::")
+        atr_bindFastForwardingTarget(OpaquePointer(bitPattern: target.address))
+        defer { atr_bindFastForwardingTarget(nil) }
+        let (trace, raised) = Self.send(try #require(Self.runtime.makeObject(of: forwarder)), selector)
+        #expect(trace == [7] && !raised, "forwarded to the target's implementation")
+
+        let model = Runtime()
+        let modelTarget = try model.allocate(try model.defineClass("Target", superclass: model.rootClass, methods: [
+            (Selector(selector), "q@:", Implementation("target") { _ in .int(7) }),
+        ]))
+        let modelForwarder = try model.defineClass("Forwarder", superclass: model.rootClass, methods: [
+            (Selectors.forwardingTarget, "@@::", Implementation("forwardingTarget") { _ in .object(modelTarget) }),
+        ])
+        let answer = try model.send(try model.allocate(modelForwarder), Selector(selector))
+        guard case .int(let value) = answer else {
+            Issue.record("the model did not forward: \(answer)")
+            return
+        }
+        #expect(value == 7, "objc4 forwards")
+    }
+}
