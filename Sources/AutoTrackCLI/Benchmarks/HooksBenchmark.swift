@@ -1,5 +1,8 @@
 import AutoTrackEvents
 import AutoTrackHooks
+#if canImport(AutoTrackObjCBackend)
+import AutoTrackObjCBackend
+#endif
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
@@ -126,6 +129,24 @@ struct HooksBenchmark {
             },
         ])
         sections.append(.init(title: "Interaction capture", unit: "capture", results: capture, baseline: capture[0].name, showThroughput: false))
+        #if canImport(AutoTrackObjCBackend)
+        let realCalls = 200_000
+        let real = BenchmarkHarness().measure([
+            .init(name: "objc: unhooked call", operationsPerRun: realCalls, bytesPerRun: 0) { ObjCDispatchBenchmark.plainSend.send(count: realCalls) },
+            .init(name: "objc: method exchange hook, disabled", operationsPerRun: realCalls, bytesPerRun: 0) {
+                ObjCDispatchBenchmark.exchangeHook.send(count: realCalls)
+            },
+            .init(name: "objc: dynamic subclass hook, disabled", operationsPerRun: realCalls, bytesPerRun: 0) {
+                ObjCDispatchBenchmark.subclassHook.send(count: realCalls)
+            },
+        ])
+        context.append(String(
+            format: "objc (GCC libobjc + GNUstep Base), hook wrappers in C with tracking off: method exchange %.2f×, dynamic subclass %.2f× the unhooked call",
+            real[1].nanosecondsPerOperation / real[0].nanosecondsPerOperation, real[2].nanosecondsPerOperation / real[0].nanosecondsPerOperation))
+        sections.append(.init(title: "Hooks on the real runtime (tracking off)", unit: "call", results: real, baseline: real[0].name, showThroughput: false))
+        #else
+        context.append("real runtime: not built in (see README)")
+        #endif
         return BenchmarkReport(group: "hooks", context: context, sections: sections)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(AutoTrackObjCBackend)
+import AutoTrackObjCBackend
+#endif
 import AutoTrackRuntime
 import Foundation
 
@@ -78,15 +81,48 @@ struct RuntimeBenchmark {
                   body: sending(slowForwarder, calls: calls / 20)),
         ])
         let plainSend = results[1].nanosecondsPerOperation
-        let context = [
+        var sections: [BenchmarkReport.Section] = [
+            .init(title: "One message", unit: "call", results: results, baseline: "direct Swift closure call", showThroughput: false),
+        ]
+        var context = [
             "\(calls) calls per round for direct and cached sends; median of \(harness.rounds) interleaved rounds",
             String(format: "exchanged / plain send: %.2f×; dynamic subclass / plain send: %.2f× (goal ≤ 1.2×)",
                    results[2].nanosecondsPerOperation / plainSend, results[3].nanosecondsPerOperation / plainSend),
             String(format: "cached send / direct closure: %.1f× (goal ≤ 10×)", plainSend / results[0].nanosecondsPerOperation),
         ]
-        return BenchmarkReport(group: "runtime", context: context, sections: [
-            .init(title: "One message", unit: "call", results: results, baseline: "direct Swift closure call", showThroughput: false),
-        ])
+        if let real = Self.realRuntimeSection(calls: calls, harness: harness) {
+            sections.append(real.section)
+            context.append(real.summary)
+        } else {
+            context.append("real runtime: not built in (see README: libobjc-12-dev, libgnustep-base-dev, libblocksruntime-dev)")
+        }
+        return BenchmarkReport(group: "runtime", context: context, sections: sections)
+    }
+
+    /// The same situations on the real runtime (GCC libobjc + GNUstep Base), sent as
+    /// compiled code sends, measured in the same run: `nil` when it is not built in.
+    static func realRuntimeSection(calls: Int, harness: BenchmarkHarness) -> (section: BenchmarkReport.Section, summary: String)? {
+        #if canImport(AutoTrackObjCBackend)
+        let situations: [(ObjCDispatchBenchmark, String, Int)] = [
+            (.plainSend, "objc: send, cached", calls),
+            (.exchangedMethod, "objc: send through an exchanged method", calls),
+            (.dynamicSubclass, "objc: send through a dynamic subclass", calls),
+            (.forwardingTarget, "objc: via forwardingTargetForSelector:", calls / 10),
+            (.forwardInvocation, "objc: via forwardInvocation:", calls / 20),
+        ]
+        let results = harness.measure(situations.map { situation, name, count in
+            .init(name: name, operationsPerRun: count, bytesPerRun: 0) { situation.send(count: count) }
+        })
+        let plain = results[0].nanosecondsPerOperation
+        let summary = String(
+            format: "objc: exchanged / plain send %.2f×, dynamic subclass / plain send %.2f×, forwarding target %.1f×, forwardInvocation %.0f×",
+            results[1].nanosecondsPerOperation / plain, results[2].nanosecondsPerOperation / plain,
+            results[3].nanosecondsPerOperation / plain, results[4].nanosecondsPerOperation / plain)
+        return (.init(title: "One message on the real runtime (GCC libobjc + GNUstep Base)", unit: "call", results: results,
+                      baseline: "objc: send, cached", showThroughput: false), summary)
+        #else
+        return nil
+        #endif
     }
 }
 

@@ -170,6 +170,34 @@ int atr_oracleTraceCount(void);
 /** Entry `index` of the calling thread's trace. */
 int atr_oracleTraceEntry(int index);
 
+/* Benchmarks: message loops in C, sent as compiled code sends them. */
+
+/** The dispatch situations atr_benchmarkSend measures. */
+enum {
+    /** A plain cached send. */
+    ATR_BENCH_PLAIN = 0,
+    /** A send through a method whose implementation was exchanged. */
+    ATR_BENCH_EXCHANGED = 1,
+    /** A send to an object isa-swizzled to a generated subclass. */
+    ATR_BENCH_SUBCLASSED = 2,
+    /** A send forwarded by `forwardingTargetForSelector:`. */
+    ATR_BENCH_FORWARDING_TARGET = 3,
+    /** A send forwarded by `methodSignatureForSelector:` and `forwardInvocation:`. */
+    ATR_BENCH_FORWARD_INVOCATION = 4,
+    /** A method wrapped by an exchange-style hook with tracking off. */
+    ATR_BENCH_EXCHANGE_HOOK = 5,
+    /** An object under a dynamic-subclass hook (tracking off) that calls super. */
+    ATR_BENCH_SUBCLASS_HOOK = 6,
+    /** How many situations there are. */
+    ATR_BENCH_KINDS = 7
+};
+
+/** Makes the benchmark's classes and objects (once). */
+bool atr_benchmarkSetUp(void);
+/** Sends the benchmark message `count` times in situation `kind`: the sum of the
+    results (each send returns 1), or -1 for an unknown kind. */
+intptr_t atr_benchmarkSend(int kind, intptr_t count);
+
 #ifdef __cplusplus
 }
 #endif

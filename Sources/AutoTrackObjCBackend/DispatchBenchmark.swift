@@ -1,0 +1,30 @@
+import CObjCRuntimeBridge
+
+/// Message loops on the real runtime, sent as compiled Objective-C sends them
+/// (`objc_msg_lookup`, then the call), for benchmarks that set the real runtime's
+/// costs beside the model's.
+public enum ObjCDispatchBenchmark: Int32, CaseIterable, Sendable {
+    /// A plain cached send.
+    case plainSend
+    /// A send through a method whose implementation was exchanged.
+    case exchangedMethod
+    /// A send to an object isa-swizzled to a generated subclass whose `-class` reports
+    /// the original.
+    case dynamicSubclass
+    /// A send forwarded by `forwardingTargetForSelector:`.
+    case forwardingTarget
+    /// A send forwarded by `methodSignatureForSelector:` and `forwardInvocation:`.
+    case forwardInvocation
+    /// A method wrapped the way an exchange hook wraps it, tracking off.
+    case exchangeHook
+    /// An object under a dynamic-subclass hook (tracking off) whose override calls
+    /// `super`.
+    case subclassHook
+
+    /// Sends the benchmark message `count` times in this situation and returns the sum
+    /// of the results (each send returns 1). Makes the classes on first use.
+    public func send(count: Int) -> Int {
+        _ = atr_benchmarkSetUp()
+        return atr_benchmarkSend(rawValue, count)
+    }
+}

@@ -1,0 +1,113 @@
+/* Message loops on the real runtime for `autotrack bench`: each dispatch situation a
+   hook creates, sent the way compiled code sends (objc_msg_lookup, then the call). */
+#import <Foundation/Foundation.h>
+#include <objc/message.h>
+#include <objc/runtime.h>
+#include "CObjCRuntimeBridge.h"
+
+static intptr_t one(id self, SEL _cmd) { return 1; }
+
+/* A hook's wrapper: tracking is checked (off while measuring, as the disabled-tracking
+   rows of the model's benchmark), then the original runs. */
+static bool trackingOn = false;
+static intptr_t recorded = 0;
+static IMP exchangedOriginal = NULL;
+
+static intptr_t exchangeHookWrapper(id self, SEL _cmd) {
+    if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
+    return ((intptr_t (*)(id, SEL))exchangedOriginal)(self, _cmd);
+}
+
+static Class subclassHookClass = Nil;
+
+static intptr_t subclassHookRun(id self, SEL _cmd) {
+    if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
+    IMP super = (IMP)atr_lookUpSuper((ATObjectRef)(void *)self, (ATClassRef)(void *)subclassHookClass, (ATSelectorRef)(void *)_cmd);
+    return ((intptr_t (*)(id, SEL))super)(self, _cmd);
+}
+
+static Class reportedClass = Nil;
+static id reportOriginalClass(id self, SEL _cmd) { return reportedClass; }
+
+static id forwardingTarget = nil;
+static id forwardTo(id self, SEL _cmd, SEL selector) { return forwardingTarget; }
+static id signatureFor(id self, SEL _cmd, SEL selector) { return [NSMethodSignature signatureWithObjCTypes:"q@:"]; }
+static void forwardInvocationTo(id self, SEL _cmd, NSInvocation *invocation) { [invocation invokeWithTarget:forwardingTarget]; }
+
+static id receivers[ATR_BENCH_KINDS];
+static SEL run;
+/* Fast forwarding has its own selector: once GNUstep has forwarded a selector the slow
+   way, it never asks forwardingTargetForSelector: for that selector again. */
+static SEL runForwarded;
+
+static Class makeClass(const char *name, Class superclass) {
+    Class cls = objc_allocateClassPair(superclass, name, 0);
+    objc_registerClassPair(cls);
+    return cls;
+}
+
+bool atr_benchmarkSetUp(void) {
+    if (run != NULL) return true;
+    run = sel_registerName("autotrackBenchRun");
+    runForwarded = sel_registerName("autotrackBenchRunForwarded");
+    SEL other = sel_registerName("autotrackBenchOther");
+    Class root = [NSObject class];
+
+    Class target = makeClass("AutoTrackBenchTarget", root);
+    class_addMethod(target, run, (IMP)one, "q@:");
+    class_addMethod(target, runForwarded, (IMP)one, "q@:");
+    receivers[ATR_BENCH_PLAIN] = [target new];
+    forwardingTarget = receivers[ATR_BENCH_PLAIN];
+
+    Class exchanged = makeClass("AutoTrackBenchExchanged", root);
+    class_addMethod(exchanged, run, (IMP)one, "q@:");
+    class_addMethod(exchanged, other, (IMP)one, "q@:");
+    receivers[ATR_BENCH_EXCHANGED] = [exchanged new];
+    atr_exchangeImplementations((ATClassRef)(void *)exchanged, (ATMethodRef)(void *)class_getInstanceMethod(exchanged, run),
+                                (ATClassRef)(void *)exchanged, (ATMethodRef)(void *)class_getInstanceMethod(exchanged, other));
+
+    /* A dynamic subclass whose -class reports the original, as KVO's and hooks' do. */
+    receivers[ATR_BENCH_SUBCLASSED] = [target new];
+    Class generated = makeClass("AutoTrackBenchTarget_Generated", target);
+    reportedClass = target;
+    class_addMethod(generated, @selector(class), (IMP)reportOriginalClass, "#@:");
+    object_setClass(receivers[ATR_BENCH_SUBCLASSED], generated);
+
+    Class fast = makeClass("AutoTrackBenchFastForwarder", root);
+    class_addMethod(fast, @selector(forwardingTargetForSelector:), (IMP)forwardTo, "@@::");
+    receivers[ATR_BENCH_FORWARDING_TARGET] = [fast new];
+
+    Class slow = makeClass("AutoTrackBenchSlowForwarder", root);
+    class_addMethod(slow, @selector(methodSignatureForSelector:), (IMP)signatureFor, "@@::");
+    class_addMethod(slow, @selector(forwardInvocation:), (IMP)forwardInvocationTo, "v@:@");
+    receivers[ATR_BENCH_FORWARD_INVOCATION] = [slow new];
+
+    /* Hooks, tracking off: an exchange-style wrapper, and a dynamic subclass calling super. */
+    Class hookedByExchange = makeClass("AutoTrackBenchHookedByExchange", root);
+    class_addMethod(hookedByExchange, run, (IMP)one, "q@:");
+    exchangedOriginal = method_getImplementation(class_getInstanceMethod(hookedByExchange, run));
+    atr_setImplementation((ATClassRef)(void *)hookedByExchange, (ATMethodRef)(void *)class_getInstanceMethod(hookedByExchange, run),
+                          (ATImplementation)exchangeHookWrapper);
+    receivers[ATR_BENCH_EXCHANGE_HOOK] = [hookedByExchange new];
+
+    receivers[ATR_BENCH_SUBCLASS_HOOK] = [target new];
+    subclassHookClass = makeClass("AutoTrackBenchTarget_AutoTrackHook", target);
+    class_addMethod(subclassHookClass, run, (IMP)subclassHookRun, "q@:");
+    class_addMethod(subclassHookClass, @selector(class), (IMP)reportOriginalClass, "#@:");
+    object_setClass(receivers[ATR_BENCH_SUBCLASS_HOOK], subclassHookClass);
+    return true;
+}
+
+intptr_t atr_benchmarkSend(int kind, intptr_t count) {
+    if (kind < 0 || kind >= ATR_BENCH_KINDS || receivers[kind] == nil) return -1;
+    id receiver = receivers[kind];
+    SEL selector = kind == ATR_BENCH_FORWARDING_TARGET ? runForwarded : run;
+    intptr_t total = 0;
+    @autoreleasepool {
+        for (intptr_t index = 0; index < count; index++) {
+            IMP imp = objc_msg_lookup(receiver, selector);
+            total += ((intptr_t (*)(id, SEL))imp)(receiver, selector);
+        }
+    }
+    return total;
+}
