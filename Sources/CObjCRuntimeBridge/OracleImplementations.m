@@ -126,3 +126,10 @@ static id fastForwarding(id self, SEL _cmd, SEL selector) { return fastForwardin
 ATImplementation atr_fastForwardingImplementation(void) { return (ATImplementation)fastForwarding; }
 
 void atr_bindFastForwardingTarget(ATObjectRef target) { fastForwardingTarget = (id)(void *)target; }
+
+static void slowForwarding(id self, SEL _cmd, NSInvocation *invocation) {
+    record(300);
+    [invocation invokeWithTarget:fastForwardingTarget];
+}
+
+ATImplementation atr_slowForwardingImplementation(void) { return (ATImplementation)slowForwarding; }

@@ -8,7 +8,7 @@ import Testing
 /// Where GCC's libobjc and GNUstep Base differ from objc4 (and the model), pinned: the
 /// raw runtime's behaviour, and what the backend does instead. Each test uses selectors
 /// and classes of its own, so the real runtime's process-wide state is never shared.
-@Suite struct RealRuntimeDifferenceTests {
+@Suite(.serialized) struct RealRuntimeDifferenceTests {
     static let runtime = ObjCRuntime.shared
     static let counter = Atomic<Int>(0)
 
@@ -125,5 +125,34 @@ import Testing
             return
         }
         #expect(value == 7, "objc4 forwards")
+    }
+
+    @Test("once GNUstep forwarded a selector the slow way, it no longer asks forwardingTargetForSelector: for it (objc4 always asks first)")
+    func slowForwardingDisablesFastForwarding() throws {
+        let selector = "differenceForwardedSlowFirst"
+        let targetClass = try Self.makeClass("SlowFirstTarget")
+        Self.runtime.addMethod(to: targetClass, selector: selector, implementation: Self.plain(8), types: "q@:")
+        let target = try #require(Self.runtime.makeObject(of: targetClass))
+        atr_bindFastForwardingTarget(OpaquePointer(bitPattern: target.address))
+        defer { atr_bindFastForwardingTarget(nil) }
+        let slow = try Self.makeClass("SlowForwarder")
+        Self.runtime.addMethod(
+            to: slow, selector: "methodSignatureForSelector:",
+            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleForwardingSignatureImplementation(), to: Int.self))),
+            types: "@@::")
+        Self.runtime.addMethod(
+            to: slow, selector: "forwardInvocation:",
+            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_slowForwardingImplementation(), to: Int.self))),
+            types: "v@:@")
+        let (slowTrace, slowRaised) = Self.send(try #require(Self.runtime.makeObject(of: slow)), selector)
+        #expect(slowTrace == [300, 8] && !slowRaised, "forwarded the slow way")
+
+        let fast = try Self.makeClass("FastAfterSlow")
+        Self.runtime.addMethod(
+            to: fast, selector: "forwardingTargetForSelector:",
+            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_fastForwardingImplementation(), to: Int.self))),
+            types: "@@::")
+        let (trace, raised) = Self.send(try #require(Self.runtime.makeObject(of: fast)), selector)
+        #expect(trace.isEmpty && raised, "the fast path is skipped for this selector from now on")
     }
 }

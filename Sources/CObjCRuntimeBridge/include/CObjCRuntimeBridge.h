@@ -161,8 +161,12 @@ int atr_oracleTag(ATImplementation _Nullable imp);
     atr_bindFastForwardingTarget (not retained), for the test that shows GNUstep Base on
     GCC's runtime never sends it. Types `@@::`. */
 ATImplementation _Nonnull atr_fastForwardingImplementation(void);
-/** Binds the fast-forwarding implementation's target. */
+/** Binds the target of the fast- and slow-forwarding test implementations. */
 void atr_bindFastForwardingTarget(ATObjectRef _Nullable target);
+/** A `forwardInvocation:` implementation that writes 300 and invokes the invocation on
+    the object bound with atr_bindFastForwardingTarget (use with
+    atr_oracleForwardingSignatureImplementation). Types `v@:@`. */
+ATImplementation _Nonnull atr_slowForwardingImplementation(void);
 /** Clears the calling thread's trace. */
 void atr_oracleResetTrace(void);
 /** The number of entries in the calling thread's trace. */
