@@ -265,6 +265,12 @@ if let objcIncludeDirectory {
             dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
+        // Hooks on the real runtime, from the contract's building blocks.
+        .target(
+            name: "AutoTrackObjCHooks",
+            dependencies: ["AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackProperties"],
+            swiftSettings: strictSettings
+        ),
         // The differential oracle: random programs of runtime operations on the model and
         // the real runtime, compared send by send.
         .target(
@@ -275,12 +281,13 @@ if let objcIncludeDirectory {
         .testTarget(
             name: "AutoTrackObjCBackendTests",
             dependencies: [
-                "AutoTrackObjCBackend", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception", "AutoTrackEvents", "CObjCRuntimeBridge",
+                "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
+                "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge",
             ],
             swiftSettings: strictSettings
         ),
     ]
     for target in package.targets where target.name == "AutoTrackCLI" {
-        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackRuntimeOracle"]
+        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle"]
     }
 }

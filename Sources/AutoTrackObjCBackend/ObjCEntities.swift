@@ -70,6 +70,12 @@ public final class ObjCObject: @unchecked Sendable, Hashable {
         address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
     }
 
+    /// Takes a new reference (+1) to `pointer`.
+    convenience init(retaining pointer: ATObjectRef) {
+        atr_retain(pointer)
+        self.init(owning: pointer)
+    }
+
     deinit { atr_release(pointer) }
 
     var pointer: ATObjectRef { OpaquePointer(bitPattern: address)! }

@@ -189,6 +189,22 @@ public final class ObjCRuntime: RuntimeOperations {
         try Self.checked(atr_send1(object.pointer, atr_selector(selector), argument?.pointer))
     }
 
+    /// Whether `cls` is a class GNUstep's key-value observing generated for an observed
+    /// object (its `-class` reports the class the object was made of).
+    public func isKeyValueObservingClass(_ cls: ObjCClass) -> Bool { atr_isKeyValueObservingClass(cls.pointer) }
+
+    /// The `-class` implementation a generated subclass needs: it reports the real
+    /// class's superclass, the class the object was made of.
+    public var reportingSuperclassImplementation: ObjCImplementation { ObjCImplementation(atr_reportSuperclassImplementation()) }
+
+    /// The implementation `[super …]` compiled in `staticClass` runs for `call`'s
+    /// receiver and selector (`objc_msgSendSuper2`'s lookup; forwarding when no
+    /// superclass implements it).
+    public func superImplementation(for call: ObjCCall, compiledIn staticClass: ObjCClass) -> ObjCImplementation? {
+        atr_lookUpSuper(OpaquePointer(bitPattern: call.receiver)!, staticClass.pointer, OpaquePointer(bitPattern: call.selector)!)
+            .map(ObjCImplementation.init)
+    }
+
     /// `[object respondsToSelector:]`.
     public func responds(_ object: ObjCObject, to selector: String) throws(ObjCMessageError) -> Bool {
         try Self.checked(atr_respondsToSelector(object.pointer, atr_selector(selector))) != 0
@@ -202,6 +218,11 @@ public final class ObjCRuntime: RuntimeOperations {
     /// `removeObserver:forKeyPath:`.
     public func removeObserver(_ observer: ObjCObject, from object: ObjCObject, keyPath: String) throws(ObjCMessageError) {
         _ = try Self.checked(atr_removeObserver(object.pointer, observer.pointer, keyPath))
+    }
+
+    /// Throws the exception a bridge call caught, if it caught one.
+    static func check(_ result: ATSendResult) throws(ObjCMessageError) {
+        _ = try checked(result)
     }
 
     private static func checked(_ result: ATSendResult) throws(ObjCMessageError) -> Int {

@@ -238,3 +238,11 @@ void atr_crashWithGCCSuperLookup(void) {
     IMP imp = objc_msg_lookup_super(&target, selector);
     ((void (*)(id, SEL))imp)(object, selector);
 }
+
+static id reportSuperclass(id self, SEL _cmd) { return (id)class_getSuperclass(object_getClass(self)); }
+
+ATImplementation atr_reportSuperclassImplementation(void) { return (ATImplementation)reportSuperclass; }
+
+bool atr_isKeyValueObservingClass(ATClassRef cls) {
+    return strncmp(class_getName(AS_CLASS(cls)), "GSKVO", 5) == 0;
+}

@@ -50,6 +50,20 @@ public struct Violation: Hashable, Sendable, Codable, CustomStringConvertible {
     /// interaction) and the calls the originals received — the evidence to read.
     public var transcript: [String] = []
 
+    /// Creates a violation (the runner makes them; so does a runner on another backend).
+    public init(
+        scenarioID: String, rule: ContractRule, measure: String, expected: String, observed: String, failure: String = "",
+        transcript: [String] = []
+    ) {
+        self.scenarioID = scenarioID
+        self.rule = rule
+        self.measure = measure
+        self.expected = expected
+        self.observed = observed
+        self.failure = failure
+        self.transcript = transcript
+    }
+
     /// `DS-07 rule 2: one interaction — interactions: expected 1, observed 2`.
     public var description: String {
         "\(scenarioID) \(rule) — \(measure): expected \(expected), observed \(observed)"

@@ -10,12 +10,16 @@ public struct ConformanceReport: Hashable, Sendable, Codable {
     public var point: String
     /// One outcome per scenario run, in catalog order.
     public var outcomes: [ScenarioOutcome]
+    /// The runtime the scenarios ran on: `model` (the package's model of dispatch and
+    /// the reference host) or `objc` (a real Objective-C runtime).
+    public var backend: String
 
     /// Creates a report.
-    public init(subject: String, point: String, outcomes: [ScenarioOutcome]) {
+    public init(subject: String, point: String, outcomes: [ScenarioOutcome], backend: String = "model") {
         self.subject = subject
         self.point = point
         self.outcomes = outcomes
+        self.backend = backend
     }
 
     /// Every violation.
@@ -34,7 +38,7 @@ public struct ConformanceReport: Hashable, Sendable, Codable {
 
     /// A text table: one line per scenario, violations indented below.
     public var table: String {
-        var lines = ["\(subject) (\(point)): \(outcomes.filter(\.passed).count)/\(outcomes.count) scenarios pass"]
+        var lines = ["\(subject) (\(point), \(backend)): \(outcomes.filter(\.passed).count)/\(outcomes.count) scenarios pass"]
         for outcome in outcomes {
             lines.append("  \(outcome.passed ? "pass" : "FAIL")  \(outcome.scenarioID)  \(outcome.title)")
             for violation in outcome.violations {
@@ -58,13 +62,14 @@ public enum JUnitReport {
         lines.append(#"<testsuites name="AutoTrack conformance" tests="\#(tests)" failures="\#(failures)">"#)
         for report in reports {
             let failed = report.outcomes.filter { !$0.passed }.count
-            lines.append(#"  <testsuite name="\#(escape(report.subject))" tests="\#(report.outcomes.count)" failures="\#(failed)">"#)
+            let suite = escape("\(report.subject) [\(report.backend)]")
+            lines.append(#"  <testsuite name="\#(suite)" tests="\#(report.outcomes.count)" failures="\#(failed)">"#)
             for outcome in report.outcomes {
                 let name = escape("\(outcome.scenarioID) \(outcome.title)")
                 if outcome.passed {
-                    lines.append(#"    <testcase classname="\#(escape(report.subject))" name="\#(name)"/>"#)
+                    lines.append(#"    <testcase classname="\#(suite)" name="\#(name)"/>"#)
                 } else {
-                    lines.append(#"    <testcase classname="\#(escape(report.subject))" name="\#(name)">"#)
+                    lines.append(#"    <testcase classname="\#(suite)" name="\#(name)">"#)
                     let message = (outcome.violations.map(\.description) + (outcome.error.map { ["error: \($0)"] } ?? [])).joined(separator: "\n")
                     let details = outcome.violations.flatMap { ["reproduces: \($0.failure)"] + $0.transcript }.joined(separator: "\n")
                     lines.append(#"      <failure message="\#(escape(message))">\#(escape(message + "\n" + details))</failure>"#)

@@ -36,6 +36,15 @@ public struct ScenarioOutcome: Hashable, Sendable, Codable {
     /// Set when the scenario could not run to the end (a thrown error).
     public var error: String?
 
+    /// Creates an outcome of a scenario that ran elsewhere (another backend, a child
+    /// process).
+    public init(scenarioID: String, title: String, violations: [Violation], error: String?) {
+        self.scenarioID = scenarioID
+        self.title = title
+        self.violations = violations
+        self.error = error
+    }
+
     init(scenario: Scenario, violations: [Violation], error: String?) {
         scenarioID = scenario.id
         title = scenario.title

@@ -22,6 +22,7 @@ enum CommandLineInvocation {
     case collector(CollectorCommand)
     case oracle(OracleCommand)
     case oracleWorker(OracleWorkerCommand)
+    case objcScenario(ObjCScenarioCommand)
     case queueWriter(QueueWriterCommand)
     case trackStress(TrackStressCommand)
     case inspect(InspectCommand)
@@ -80,12 +81,19 @@ enum CommandLineInvocation {
                 point = parsed
             }
             let scenarioIDs = values.all("--scenario")
-            for id in scenarioIDs where ScenarioCatalog.scenario(id) == nil {
-                throw UsageError(message: "'--scenario': unknown scenario '\(id)' (ids such as GEN-01, SA-L4, DS-T2)")
+            for id in scenarioIDs where ScenarioCatalog.scenario(id) == nil && !ObjCConformance.scenarios.contains(where: { $0.id == id }) {
+                throw UsageError(message: "'--scenario': unknown scenario '\(id)' (ids such as GEN-01, SA-L4, DS-T2, ODS-3)")
+            }
+            var backends = ConformanceCommand.ConformanceBackend.available
+            if let name = values["--backend"], name != "all" {
+                guard let backend = ConformanceCommand.ConformanceBackend(rawValue: name) else {
+                    throw UsageError(message: "'--backend': unknown backend '\(name)' (known: model, objc, all)")
+                }
+                backends = [backend]
             }
             self = .conformance(ConformanceCommand(
                 jsonOutput: values["--json"], junitOutput: values["--junit"], mutants: values.has("--mutants"),
-                scenarioIDs: Set(scenarioIDs), point: point))
+                scenarioIDs: Set(scenarioIDs), point: point, backends: backends))
         case "demo":
             var format = CollectorWireFormat.sensorsForm
             if let name = values["--format"] {
@@ -130,6 +138,11 @@ enum CommandLineInvocation {
             guard let workers, (1...64).contains(workers) else { throw UsageError(message: "'--workers': needs a number from 1 to 64") }
             let crashSeed = values["--crash-seed"].flatMap { UInt64($0) }
             self = .oracle(OracleCommand(programs: programs, seed: seed, workers: workers, jsonOutput: values["--json"], crashSeed: crashSeed))
+        case "objc-scenario":
+            guard let subject = values["--subject"], let scenario = values["--scenario"] else {
+                throw UsageError(message: "'objc-scenario' needs --subject S and --scenario ID")
+            }
+            self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario))
         case "oracle-worker":
             guard let programs = Int(values["--programs"] ?? ""), let seed = UInt64(values["--seed"] ?? "") else {
                 throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")
@@ -166,6 +179,8 @@ enum CommandLineInvocation {
         case .oracle(let command):
             return try command.run()
         case .oracleWorker(let command):
+            return try command.run()
+        case .objcScenario(let command):
             return try command.run()
         case .queueWriter(let command):
             return try command.run()

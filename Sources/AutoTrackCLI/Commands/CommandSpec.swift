@@ -133,6 +133,7 @@ struct CommandSpec: Sendable {
                 Option(name: "--scenario", value: "ID", help: "only this scenario", repeatable: true),
                 Option(name: "--point", value: "P", help: "only hooks at this point (send-action, gesture, alert-action, delegate-selection, screen-view)"),
                 Option(name: "--mutants", value: nil, help: "run the mutants and print the mutation score per operator and point"),
+                Option(name: "--backend", value: "model|objc|all", help: "the runtime: the model, the real Objective-C runtime, or every one built in (default)"),
             ],
             example: "swift run autotrack conformance --point delegate-selection --junit report.xml"),
         CommandSpec(
@@ -169,6 +170,10 @@ struct CommandSpec: Sendable {
                 Option(name: "--sync", value: nil, help: "fsync each append"),
             ],
             example: "autotrack queue-writer --dir /tmp/q --count 1000", isHidden: true),
+        CommandSpec(
+            name: "objc-scenario", summary: "Test helper: one real-runtime scenario in this process.",
+            options: [Option(name: "--subject", value: "S", help: "the hook"), Option(name: "--scenario", value: "ID", help: "the scenario")],
+            example: "autotrack objc-scenario --subject objc-delegate-selection-dynamic-subclass --scenario ODS-3", isHidden: true),
         CommandSpec(
             name: "oracle-worker", summary: "Test helper: one batch of the differential oracle in this process.",
             options: [

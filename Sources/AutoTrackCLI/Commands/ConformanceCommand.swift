@@ -13,16 +13,35 @@ struct ConformanceCommand {
     var scenarioIDs: Set<String> = []
     /// Only hooks at this point.
     var point: InterceptionPoint?
+    /// The runtimes to run on.
+    var backends: [ConformanceBackend] = ConformanceBackend.available
+
+    /// A runtime the catalog runs on.
+    enum ConformanceBackend: String, CaseIterable {
+        /// The package's model of dispatch with the UIKit-semantics reference host.
+        case model
+        /// A real Objective-C runtime (GCC libobjc + GNUstep Base).
+        case objc
+
+        /// Every backend this build has.
+        static var available: [ConformanceBackend] { ObjCConformance.isAvailable ? [.model, .objc] : [.model] }
+    }
 
     /// Prints the matrix and returns the exit status: 0 when every built-in hook passes
     /// (or, with `--mutants`, when every mutant is caught by the scenarios naming it).
     func run() throws -> Int32 {
-        let subjects = (mutants ? Mutants.all.map(\.subject) : BuiltInHooks.all().map { ConformanceSubject(any: $0) })
-            .filter { point == nil || $0.point == point }
-        let scenarios = ScenarioCatalog.all.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
-        let reports = subjects.map { Conformance.evaluate($0, scenarios: scenarios) }
-        print(mutants ? "Mutant kill matrix (FAIL = the scenario caught the mutant)" : "Conformance of the built-in hooks")
-        print(ConformanceMatrix.text(reports, scenarios: scenarios))
+        var status: Int32 = 0
+        var reports: [ConformanceReport] = []
+        if backends.contains(.model) {
+            let (modelReports, modelStatus) = try runOnModel()
+            reports += modelReports
+            status = max(status, modelStatus)
+        }
+        if backends.contains(.objc) {
+            let (objcReports, objcStatus) = try runOnRealRuntime()
+            reports += objcReports
+            status = max(status, objcStatus)
+        }
         if let jsonOutput {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -33,6 +52,40 @@ struct ConformanceCommand {
             try JUnitReport.xml(reports).write(toFile: junitOutput, atomically: true, encoding: .utf8)
             print("Wrote \(junitOutput)")
         }
+        return status
+    }
+
+    /// The real-runtime catalog (delegate selection), each scenario in a child process.
+    private func runOnRealRuntime() throws -> ([ConformanceReport], Int32) {
+        guard ObjCConformance.isAvailable else {
+            print(OracleCommand.unavailable)
+            return ([], 1)
+        }
+        guard point == nil || point == .delegateSelection else { return ([], 0) }
+        let scenarioIDs = self.scenarioIDs.filter { id in ObjCConformance.scenarios.contains { $0.id == id } }
+        guard self.scenarioIDs.isEmpty || !scenarioIDs.isEmpty else { return ([], 0) }
+        let reports = try ObjCConformance.evaluate(mutants: mutants, scenarioIDs: scenarioIDs)
+        print(mutants
+            ? "\nOn the real runtime (objc: GCC libobjc + GNUstep Base), the deliberately broken hook (FAIL = caught; each scenario in its own process)"
+            : "\nOn the real runtime (objc: GCC libobjc + GNUstep Base), each scenario in its own process")
+        for report in reports { print(report.table) }
+        if mutants {
+            // The KVO-unaware subclass must be caught by the KVO scenarios.
+            let caught = reports.allSatisfy { Set(["ODS-3"]).isSubset(of: $0.failedScenarioIDs) || !scenarioIDs.isEmpty }
+            print(caught ? "the broken real-runtime hook is caught (ODS-3), the run going on after its crash" : "the broken real-runtime hook SURVIVED")
+            return (reports, caught ? 0 : 1)
+        }
+        return (reports, reports.allSatisfy(\.passed) ? 0 : 1)
+    }
+
+    /// The catalog on the model and the reference host.
+    private func runOnModel() throws -> ([ConformanceReport], Int32) {
+        let subjects = (mutants ? Mutants.all.map(\.subject) : BuiltInHooks.all().map { ConformanceSubject(any: $0) })
+            .filter { point == nil || $0.point == point }
+        let scenarios = ScenarioCatalog.all.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
+        let reports = subjects.map { Conformance.evaluate($0, scenarios: scenarios) }
+        print(mutants ? "Mutant kill matrix on the model (FAIL = the scenario caught the mutant)" : "Conformance of the built-in hooks on the model")
+        print(ConformanceMatrix.text(reports, scenarios: scenarios))
         if mutants {
             var survivors: [String] = []
             for (mutant, report) in zip(Mutants.all.filter { point == nil || $0.subject.point == point }, reports) where scenarioIDs.isEmpty {
@@ -59,9 +112,9 @@ struct ConformanceCommand {
             }
             let operatorSurvivors = results.filter { !$0.isKilled && !$0.isEquivalent }
             print("\(Mutants.all.count + results.count) mutants in all: \(Mutants.all.count) hand-written, \(results.count) from operators")
-            return survivors.isEmpty && operatorSurvivors.isEmpty ? 0 : 1
+            return (reports, survivors.isEmpty && operatorSurvivors.isEmpty ? 0 : 1)
         }
         for report in reports where !report.passed { print("\n" + report.table) }
-        return reports.allSatisfy(\.passed) ? 0 : 1
+        return (reports, reports.allSatisfy(\.passed) ? 0 : 1)
     }
 }

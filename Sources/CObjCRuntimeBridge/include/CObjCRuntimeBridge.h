@@ -97,6 +97,11 @@ ATImplementation _Nullable atr_lookUpSuper(ATObjectRef _Nonnull receiver, ATClas
     selector no superclass implements: on GNUstep Base the process dies (SIGSEGV). The
     crash the oracle's isolation test provokes on purpose. */
 void atr_crashWithGCCSuperLookup(void);
+/** A `-class` implementation for a generated subclass: reports the real class's
+    superclass (the class the object was made of). Types `#@:`. */
+ATImplementation _Nonnull atr_reportSuperclassImplementation(void);
+/** Whether `cls` is a class GNUstep's key-value observing generated (GSKVO…). */
+bool atr_isKeyValueObservingClass(ATClassRef _Nonnull cls);
 /** Whether the implementation is the runtime's forwarding entry (no method found). */
 bool atr_isForwardingImplementation(ATImplementation _Nullable imp);
 
@@ -173,6 +178,42 @@ void atr_oracleResetTrace(void);
 int atr_oracleTraceCount(void);
 /** Entry `index` of the calling thread's trace. */
 int atr_oracleTraceEntry(int index);
+
+/* Trampolines: distinct IMPs of `void` methods taking up to four integer or pointer
+   arguments, that call one handler with their slot, so each installation of a hook has
+   an IMP of its own. */
+
+/** How many trampoline slots there are. */
+enum { ATR_TRAMPOLINES = 32 };
+/** What a trampoline calls: its slot, then the message's receiver, selector and arguments. */
+typedef void (*ATTrampolineHandler)(int slot, ATObjectRef _Nullable receiver, ATSelectorRef _Nullable selector,
+                                    uintptr_t first, uintptr_t second, uintptr_t third, uintptr_t fourth);
+/** Sets the handler every trampoline calls. */
+void atr_setTrampolineHandler(ATTrampolineHandler _Nullable handler);
+/** The trampoline of `slot`, or NULL outside 0 ..< ATR_TRAMPOLINES. */
+ATImplementation _Nullable atr_trampoline(int slot);
+
+/* The app's own classes (compiled from Objective-C): ATAppTable, ATAppDelegate,
+   ATAppDelegateSubclass (its override calls super), ATAppViewController, ATAppObserver.
+   Their methods write to the app log. */
+
+/** Clears the app log. */
+void atr_appLogClear(void);
+/** The number of app log entries. */
+int atr_appLogCount(void);
+/** App log entry `index`. */
+const char *_Nonnull atr_appLogEntry(int index);
+/** A new ATAppTable (+1). */
+ATObjectRef _Nonnull atr_appNewTable(void);
+/** `[table setDelegate:delegate]` (held unretained, as UIKit holds delegates). */
+void atr_appTableSetDelegate(ATObjectRef _Nonnull table, ATObjectRef _Nullable delegate);
+/** A user's tap on row `row`: the table sends its delegate
+    `tableView:didSelectRowAtIndexPath:` when it responds to it. */
+ATSendResult atr_appUserSelectRow(ATObjectRef _Nonnull table, long row);
+/** `[object setTitle:title]` on an ATAppDelegate (key-value observable). */
+ATSendResult atr_appSetTitle(ATObjectRef _Nonnull object, const char *_Nonnull title);
+/** How many changes ATAppObserver instances were told about. */
+int atr_appObservedChanges(void);
 
 /* Benchmarks: message loops in C, sent as compiled code sends them. */
 

@@ -1,0 +1,188 @@
+import AutoTrackConformanceCore
+#if canImport(AutoTrackObjCHooks)
+import AutoTrackInterception
+import AutoTrackObjCBackend
+import AutoTrackObjCHooks
+import AutoTrackProperties
+#endif
+import Foundation
+import Synchronization
+
+/// The catalog on the real Objective-C runtime: the delegate-selection hooks built for
+/// it (`ObjCDelegateSelectionHook`, both techniques) against scenarios on the app's own
+/// compiled classes. Every scenario runs in a child process (`objc-scenario`): on the
+/// real runtime a broken hook crashes rather than throws, and a crash, an abort or a
+/// hang becomes a violation carrying the signal and the transcript so far.
+enum ObjCConformance {
+    /// One real-runtime scenario.
+    struct Scenario: Sendable {
+        let id: String
+        let title: String
+        let failure: String
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(id: "ODS-1", title: "a tap on a delegate: its method once, one interaction, -class is the app's",
+                 failure: "double or missing $AppClick on a row"),
+        Scenario(id: "ODS-2", title: "a delegate subclass whose override calls super: both originals once, one interaction",
+                 failure: "the superclass's wrapper records the same tap again (Sensors' double-click reports)"),
+        Scenario(id: "ODS-3", title: "observed by KVO before the hook: one notification, one interaction per tap, -class is the app's",
+                 failure: "a dynamic subclass over KVO's class: wrong -class, then a crash on the next observed change"),
+        Scenario(id: "ODS-4", title: "observed by KVO after the hook: one notification, one interaction per tap, observer removable",
+                 failure: "KVO added on top of a hook's subclass loses notifications or cannot be removed"),
+        Scenario(id: "ODS-5", title: "after uninstall: the method once, nothing recorded",
+                 failure: "an uninstalled hook still records, or skips the original"),
+    ]
+
+    /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
+    static func subjectNames(mutants: Bool) -> [String] {
+        mutants ? ["objc-delegate-selection-dynamic-subclass-kvo-unaware"]
+            : ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass"]
+    }
+
+    /// Whether this build has the real runtime.
+    static var isAvailable: Bool {
+        #if canImport(AutoTrackObjCHooks)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Runs every scenario against every subject, each in a child process of this
+    /// program: one report per subject, backend `objc`.
+    static func evaluate(mutants: Bool, scenarioIDs: Set<String>) throws -> [ConformanceReport] {
+        let selected = scenarios.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
+        return try subjectNames(mutants: mutants).map { subject in
+            let outcomes = try selected.map { scenario in try outcome(of: scenario, subject: subject) }
+            return ConformanceReport(subject: subject, point: "delegate-selection", outcomes: outcomes, backend: "objc")
+        }
+    }
+
+    static func outcome(of scenario: Scenario, subject: String) throws -> ScenarioOutcome {
+        let run = try ChildProcess.run(["objc-scenario", "--subject", subject, "--scenario", scenario.id], deadline: 30)
+        let transcript = run.lines.filter { $0.hasPrefix("transcript: ") }.map { String($0.dropFirst(12)) }
+        if run.termination.succeeded || run.termination == .exited(1),
+           let line = run.lines.last(where: { $0.hasPrefix("violations ") }),
+           let violations = try? JSONDecoder().decode([Violation].self, from: Data(line.dropFirst(11).utf8)) {
+            return ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: violations, error: nil)
+        }
+        // The process died (or said nothing): the app would have.
+        let violation = Violation(
+            scenarioID: scenario.id, rule: .failOpen, measure: "the app's process", expected: "keeps running",
+            observed: run.termination.description, failure: scenario.failure,
+            transcript: transcript + run.errorOutput.split(separator: "\n").prefix(6).map(String.init))
+        return ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: [violation], error: nil)
+    }
+}
+
+/// `autotrack objc-scenario --subject S --scenario ID`: one real-runtime scenario in
+/// this process; prints its transcript as it goes and its violations as JSON.
+struct ObjCScenarioCommand {
+    let subject: String
+    let scenarioID: String
+
+    func run() throws -> Int32 {
+        #if canImport(AutoTrackObjCHooks)
+        guard let scenario = ObjCConformance.scenarios.first(where: { $0.id == scenarioID }) else {
+            print("unknown scenario \(scenarioID)")
+            return 64
+        }
+        var hook: ObjCDelegateSelectionHook
+        switch subject {
+        case "objc-delegate-selection-method-wrapping": hook = ObjCDelegateSelectionHook(technique: .methodWrapping)
+        case "objc-delegate-selection-dynamic-subclass": hook = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
+        case "objc-delegate-selection-dynamic-subclass-kvo-unaware":
+            hook = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
+            hook.stepsAsideForKeyValueObserving = false
+        default:
+            print("unknown subject \(subject)")
+            return 64
+        }
+        let violations = try Self.run(scenario, hook: hook)
+        let json = try JSONEncoder().encode(violations)
+        FileHandle.standardOutput.write(Data("violations ".utf8) + json + Data("\n".utf8))
+        return violations.isEmpty ? 0 : 1
+        #else
+        print(OracleCommand.unavailable)
+        return 1
+        #endif
+    }
+
+    #if canImport(AutoTrackObjCHooks)
+    /// Counts what the hook reports.
+    final class Interactions: InteractionSink {
+        let rows = Mutex<[Int]>([])
+        func receive(_ interaction: Interaction) throws { rows.withLock { $0.append(interaction.details.listPosition?.index ?? -1) } }
+    }
+
+    static func run(_ scenario: ObjCConformance.Scenario, hook: ObjCDelegateSelectionHook) throws -> [Violation] {
+        let interactions = Interactions()
+        let handle = try hook.install(context: InteractionContext(sink: interactions))
+        var violations: [Violation] = []
+        func expect(_ rule: ContractRule, _ measure: String, _ expected: String, _ observed: String) {
+            guard expected != observed else { return }
+            violations.append(Violation(
+                scenarioID: scenario.id, rule: rule, measure: measure, expected: expected, observed: observed, failure: scenario.failure,
+                transcript: ObjCSampleApp.log))
+        }
+        func note(_ line: String) {
+            // Written at once (unbuffered), so it survives a crash that follows.
+            FileHandle.standardOutput.write(Data("transcript: \(line)\n".utf8))
+        }
+        func tap(_ row: Int, on table: ObjCObject) throws {
+            note("tap row \(row)")
+            try ObjCSampleApp.userSelectRow(row, in: table)
+            for entry in ObjCSampleApp.log { note(entry) }
+        }
+        let runtime = ObjCRuntime.shared
+        let table = ObjCSampleApp.makeTable()
+        switch scenario.id {
+        case "ODS-1":
+            let delegate = ObjCSampleApp.makeDelegate()
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            try tap(3, on: table)
+            expect(.originalOnce, "app method calls", "1", String(ObjCSampleApp.log.count))
+            expect(.oneInteraction, "interactions", "[3]", "\(interactions.rows.withLock { $0 })")
+            expect(.transparency, "-class", "ATAppDelegate", runtime.reportedClass(of: delegate)?.description ?? "nil")
+        case "ODS-2":
+            // The superclass's method is hooked through another delegate first.
+            let other = ObjCSampleApp.makeTable()
+            ObjCSampleApp.setDelegate(ObjCSampleApp.makeDelegate(), of: other)
+            let delegate = ObjCSampleApp.makeDelegate(subclass: true)
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            try tap(7, on: table)
+            expect(.originalOnce, "app method calls (subclass, then super)", "2", String(ObjCSampleApp.log.count))
+            expect(.oneInteraction, "interactions", "[7]", "\(interactions.rows.withLock { $0 })")
+        case "ODS-3", "ODS-4":
+            let delegate = ObjCSampleApp.makeDelegate()
+            let observer = ObjCSampleApp.makeObserver()
+            let observedFirst = scenario.id == "ODS-3"
+            if observedFirst { try runtime.addObserver(observer, to: delegate, keyPath: "title") }
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            if !observedFirst { try runtime.addObserver(observer, to: delegate, keyPath: "title") }
+            note("real class \(runtime.realClass(of: delegate)), -class \(runtime.reportedClass(of: delegate)?.description ?? "nil")")
+            expect(.transparency, "-class", "ATAppDelegate", runtime.reportedClass(of: delegate)?.description ?? "nil")
+            note("setTitle: (observed)")
+            try ObjCSampleApp.setTitle("Orders", on: delegate)
+            expect(.transparency, "KVO notifications", "1", String(ObjCSampleApp.observedChanges))
+            ObjCSampleApp.clearLog()
+            try tap(2, on: table)
+            expect(.originalOnce, "app method calls", "1", String(ObjCSampleApp.log.filter { $0.contains("didSelect") }.count))
+            expect(.oneInteraction, "interactions", "[2]", "\(interactions.rows.withLock { $0 })")
+            try runtime.removeObserver(observer, from: delegate, keyPath: "title")
+            try ObjCSampleApp.setTitle("Profile", on: delegate)
+            expect(.transparency, "KVO notifications after removal", "1", String(ObjCSampleApp.observedChanges))
+        default:  // ODS-5
+            let delegate = ObjCSampleApp.makeDelegate()
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            try handle.uninstall()
+            ObjCSampleApp.clearLog()
+            try tap(4, on: table)
+            expect(.originalOnce, "app method calls", "1", String(ObjCSampleApp.log.count))
+            expect(.lifecycle, "interactions after uninstall", "[]", "\(interactions.rows.withLock { $0 })")
+        }
+        return violations
+    }
+    #endif
+}

@@ -1,0 +1,46 @@
+import CObjCRuntimeBridge
+
+/// The app's own classes compiled from Objective-C, as an app's would be —
+/// `ATAppTable` (asks its delegate on a tap), `ATAppDelegate` (a key-value observable
+/// `title`), `ATAppDelegateSubclass` (its override calls `super`), `ATAppObserver` —
+/// and their log: every original they run writes one entry, so a test can tell how
+/// many times each ran.
+public enum ObjCSampleApp {
+    /// A new table.
+    public static func makeTable() -> ObjCObject { ObjCObject(owning: atr_appNewTable()) }
+
+    /// A new delegate: an `ATAppDelegate`, or with `subclass` an `ATAppDelegateSubclass`.
+    public static func makeDelegate(subclass: Bool = false) -> ObjCObject {
+        let runtime = ObjCRuntime.shared
+        return runtime.makeObject(of: runtime.lookUpClass(named: subclass ? "ATAppDelegateSubclass" : "ATAppDelegate")!)!
+    }
+
+    /// A new key-value observer that counts the changes it is told about.
+    public static func makeObserver() -> ObjCObject {
+        ObjCRuntime.shared.makeObject(of: ObjCRuntime.shared.lookUpClass(named: "ATAppObserver")!)!
+    }
+
+    /// `[table setDelegate:delegate]`, as the app calls it (the table holds it unretained).
+    public static func setDelegate(_ delegate: ObjCObject?, of table: ObjCObject) {
+        atr_appTableSetDelegate(table.pointer, delegate?.pointer)
+    }
+
+    /// A user's tap on `row`: the table sends its delegate `tableView:didSelectRowAtIndexPath:`.
+    public static func userSelectRow(_ row: Int, in table: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appUserSelectRow(table.pointer, row))
+    }
+
+    /// `[delegate setTitle:title]`: a key-value observed change when observed.
+    public static func setTitle(_ title: String, on delegate: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appSetTitle(delegate.pointer, title))
+    }
+
+    /// The app log: one entry per original that ran.
+    public static var log: [String] { (0..<atr_appLogCount()).map { String(cString: atr_appLogEntry($0)) } }
+
+    /// Empties the app log.
+    public static func clearLog() { atr_appLogClear() }
+
+    /// How many changes `ATAppObserver`s were told about.
+    public static var observedChanges: Int { Int(atr_appObservedChanges()) }
+}

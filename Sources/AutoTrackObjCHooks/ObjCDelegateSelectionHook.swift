@@ -1,0 +1,160 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackObjCBackend
+import AutoTrackProperties
+
+/// Row selection on the real Objective-C runtime: learns each table's delegate from
+/// `setDelegate:` and intercepts its `tableView:didSelectRowAtIndexPath:`, by one of
+/// the two techniques SDKs use, through the contract's building blocks — `MethodWrapper`
+/// for every method it replaces, `HookClasses` for the class it generates, and the
+/// exactly-once combinator `Interceptor.intercept(dedupe:capture:original:)` for every
+/// call — over `ObjCRuntime`, with `ObjCTrampolines` as IMPs.
+///
+/// - ``Technique/methodWrapping``: the delegate's class gets a wrapper (a class that
+///   only inherits the method gets a method of its own first). A subclass calling
+///   `super` into a wrapped superclass records once (reentrancy).
+/// - ``Technique/dynamicSubclass``: the delegate is isa-swizzled to a generated
+///   subclass of its class whose override records and calls `super`, and whose
+///   `-class` reports the app's class. A delegate that key-value observing has already
+///   isa-swizzled is left alone and its class's method wrapped instead: a subclass placed
+///   over GNUstep's KVO class breaks KVO (the next observed change crashes). When KVO
+///   comes after, GNUstep swizzles the object to a subclass of the app's class, out of
+///   the generated one; the subclass's `addObserver:forKeyPath:options:context:` sees
+///   that and wraps the class's method, so no selection is lost.
+///
+/// ```swift
+/// let context = InteractionContext(sink: mySink)
+/// let handle = try ObjCDelegateSelectionHook(technique: .dynamicSubclass).install(context: context)
+/// ```
+public struct ObjCDelegateSelectionHook: Sendable {
+    /// How the delegate's method is intercepted.
+    public enum Technique: String, Sendable, CaseIterable {
+        /// Wrap the method of the delegate's class.
+        case methodWrapping = "method-wrapping"
+        /// Isa-swizzle the delegate to a generated subclass.
+        case dynamicSubclass = "dynamic-subclass"
+    }
+
+    /// The technique.
+    public let technique: Technique
+    /// The table class whose `setDelegate:` is hooked.
+    public let tableClassName: String
+    /// The selection selector.
+    public static let selection = "tableView:didSelectRowAtIndexPath:"
+    /// Whether a delegate KVO has isa-swizzled is left alone (its class's method is
+    /// wrapped instead). Turned off only by the conformance kit's deliberately broken
+    /// variant, which places its subclass over KVO's and crashes on the next observed
+    /// change.
+    package var stepsAsideForKeyValueObserving = true
+
+    /// Creates the hook.
+    public init(technique: Technique, tableClassName: String = "ATAppTable") {
+        self.technique = technique
+        self.tableClassName = tableClassName
+    }
+
+    /// The hook's name, stamped on its interactions.
+    public var name: String {
+        "objc-delegate-selection-\(technique.rawValue)\(stepsAsideForKeyValueObserving ? "" : "-kvo-unaware")"
+    }
+
+    /// Installs the hook; idempotent. Uninstalling restores `setDelegate:` and turns
+    /// every delegate wrapper and generated subclass into a pass-through (objects stay
+    /// swizzled, as another library may rely on what it found).
+    /// - Throws: `HookError` when the table class, its `setDelegate:`, or a trampoline
+    ///   is missing.
+    public func install(context: InteractionContext) throws(HookError) -> HookHandle {
+        let runtime = ObjCRuntime.shared
+        guard let table = runtime.lookUpClass(named: tableClassName) else { throw .classNotFound(className: tableClassName) }
+        let name = self.name, technique = self.technique, stepsAside = stepsAsideForKeyValueObserving
+        var failure: HookError?
+        let handle = try MethodWrapper.install(name: name, runtime: runtime, cls: table, selector: "setDelegate:") { original, hookSwitch in
+            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+            guard let wrapper = ObjCTrampolines.make({ call in
+                if hookSwitch.isOn, let delegate = call.firstObject {
+                    Self.prepare(delegate, technique: technique, stepsAside: stepsAside, interceptor: interceptor, name: name)
+                }
+                call.call(original)
+            }) else {
+                failure = .methodNotAdded(className: table.description, selector: "setDelegate: (no trampoline left)")
+                return original
+            }
+            return wrapper
+        }
+        if let failure { throw failure }
+        return handle
+    }
+
+    /// Makes `delegate`'s selections reach the interceptor.
+    static func prepare(_ delegate: ObjCObject, technique: Technique, stepsAside: Bool, interceptor: Interceptor, name: String) {
+        let runtime = ObjCRuntime.shared
+        let real = runtime.realClass(of: delegate)
+        guard runtime.method(named: selection, in: real) != nil else { return }
+        if real.description.hasSuffix("_AutoTrack") { return }
+        // Below a KVO class is the app's class: wrap there (a subclass over KVO's breaks it).
+        let appClass = stepsAside && runtime.isKeyValueObservingClass(real) ? (runtime.superclass(of: real) ?? real) : real
+        if technique == .methodWrapping || appClass != real {
+            _ = try? wrapSelection(in: appClass, interceptor: interceptor, name: name)
+            return
+        }
+        guard let subclass = try? generatedSubclass(of: real, interceptor: interceptor, name: name) else { return }
+        runtime.setClass(of: delegate, to: subclass)
+    }
+
+    /// Wraps `tableView:didSelectRowAtIndexPath:` of `cls` (idempotent per class).
+    static func wrapSelection(in cls: ObjCClass, interceptor: Interceptor, name: String) throws(HookError) -> HookHandle {
+        try MethodWrapper.install(name: name, runtime: ObjCRuntime.shared, cls: cls, selector: selection) { original, hookSwitch in
+            // The wrapper records while both this installation and the hook are on.
+            let selectionInterceptor = Interceptor(context: interceptor.context, hookSwitch: interceptor.hookSwitch, capturedBy: name)
+            return ObjCTrampolines.make { call in
+                selectionInterceptor.intercept(dedupe: .reentrancy(key(call))) {
+                    hookSwitch.isOn ? interaction(call, name: name) : nil
+                } original: {
+                    call.call(original)
+                }
+            } ?? original
+        }
+    }
+
+    /// The generated subclass of `cls`: an override that records then calls `super`, and
+    /// a `-class` that reports `cls`.
+    static func generatedSubclass(of cls: ObjCClass, interceptor: Interceptor, name: String) throws(HookError) -> ObjCClass {
+        let runtime = ObjCRuntime.shared
+        return try HookClasses.named("\(cls.description)_AutoTrack", in: runtime) {
+            let subclass = try runtime.makeClassPair(superclass: cls, named: "\(cls.description)_AutoTrack")
+            guard let override = ObjCTrampolines.make({ call in
+                interceptor.intercept(dedupe: .reentrancy(key(call))) {
+                    interaction(call, name: name)
+                } original: {
+                    if let superImplementation = runtime.superImplementation(for: call, compiledIn: subclass) { call.call(superImplementation) }
+                }
+            }) else { throw HookError.methodNotAdded(className: subclass.description, selector: "\(selection) (no trampoline left)") }
+            runtime.addMethod(to: subclass, selector: selection, implementation: override, types: "v@:@@")
+            runtime.addMethod(to: subclass, selector: "class", implementation: runtime.reportingSuperclassImplementation, types: "#@:")
+            // GNUstep's KVO isa-swizzles an observed object to a subclass of what `-class`
+            // reports — the app's class — so the object leaves this subclass: then its
+            // class's method is wrapped instead (objc4's KVO subclasses the real class).
+            guard let observing = ObjCTrampolines.make({ call in
+                if let addObserver = runtime.superImplementation(for: call, compiledIn: subclass) { call.call(addObserver) }
+                let now = call.receiverClass
+                if runtime.isKeyValueObservingClass(now), runtime.superclass(of: now) == cls {
+                    _ = try? wrapSelection(in: cls, interceptor: interceptor, name: name)
+                }
+            }) else { throw HookError.methodNotAdded(className: subclass.description, selector: "addObserver:forKeyPath:options:context:") }
+            runtime.addMethod(to: subclass, selector: "addObserver:forKeyPath:options:context:", implementation: observing, types: "v@:@@Q^v")
+            try runtime.registerClass(subclass)
+            return subclass
+        }
+    }
+
+    /// One selection is one interaction, whatever wrapper levels it passes.
+    static func key(_ call: ObjCCall) -> InteractionKey {
+        InteractionKey("objc-selection", objects: [], numbers: [Int(bitPattern: call.receiver), call.secondIntegerValue ?? -1])
+    }
+
+    static func interaction(_ call: ObjCCall, name: String) -> Interaction {
+        Interaction(
+            point: .delegateSelection, element: nil, screen: nil,
+            details: InteractionDetails(listPosition: ListPosition(section: 0, index: call.secondIntegerValue ?? -1)), capturedBy: name)
+    }
+}

@@ -1,0 +1,151 @@
+/* An app's own classes, compiled from Objective-C as an app's would be: a table-view
+   delegate, a delegate subclass whose override calls super, a table that asks its
+   delegate, and a view controller. Every call of theirs is written to the app log, so
+   a test can tell how many times an original ran. */
+#import <Foundation/Foundation.h>
+#include <objc/runtime.h>
+#include <string.h>
+#include "CObjCRuntimeBridge.h"
+
+enum { APP_LOG_LIMIT = 256 };
+static char appLog[APP_LOG_LIMIT][96];
+static int appLogCount = 0;
+static NSLock *appLogLock;
+
+static void appLogWrite(const char *entry) {
+    if (appLogLock == nil) appLogLock = [NSLock new];
+    [appLogLock lock];
+    if (appLogCount < APP_LOG_LIMIT) {
+        strncpy(appLog[appLogCount], entry, sizeof(appLog[0]) - 1);
+        appLog[appLogCount][sizeof(appLog[0]) - 1] = 0;
+        appLogCount++;
+    }
+    [appLogLock unlock];
+}
+
+void atr_appLogClear(void) {
+    if (appLogLock == nil) appLogLock = [NSLock new];
+    [appLogLock lock];
+    appLogCount = 0;
+    [appLogLock unlock];
+}
+
+int atr_appLogCount(void) { return appLogCount; }
+
+const char *atr_appLogEntry(int index) { return index >= 0 && index < appLogCount ? appLog[index] : ""; }
+
+@protocol ATAppTableDelegate
+- (void)tableView:(id)tableView didSelectRowAtIndexPath:(id)indexPath;
+@end
+
+/* The table: asks its delegate, which it holds weakly (unretained), as UIKit does. */
+@interface ATAppTable : NSObject {
+  @public
+    id delegate;
+}
+- (void)setDelegate:(id)newDelegate;
+- (id)delegate;
+- (void)userSelectRow:(long)row;
+@end
+
+@implementation ATAppTable
+- (void)setDelegate:(id)newDelegate { delegate = newDelegate; }
+- (id)delegate { return delegate; }
+- (void)userSelectRow:(long)row {
+    SEL selection = @selector(tableView:didSelectRowAtIndexPath:);
+    if ([delegate respondsToSelector:selection]) {
+        [(id<ATAppTableDelegate>)delegate tableView:self didSelectRowAtIndexPath:[NSNumber numberWithLong:row]];
+    }
+}
+@end
+
+@interface ATAppDelegate : NSObject {
+    NSString *title;
+}
+- (void)tableView:(id)tableView didSelectRowAtIndexPath:(id)indexPath;
+- (NSString *)title;
+- (void)setTitle:(NSString *)newTitle;
+@end
+
+@implementation ATAppDelegate
+- (void)tableView:(id)tableView didSelectRowAtIndexPath:(id)indexPath {
+    char entry[96];
+    snprintf(entry, sizeof(entry), "-[ATAppDelegate didSelect] %ld on %s", [indexPath longValue], class_getName([self class]));
+    appLogWrite(entry);
+}
+- (NSString *)title { return title; }
+- (void)setTitle:(NSString *)newTitle {
+    [newTitle retain];
+    [title release];
+    title = newTitle;
+    appLogWrite("-[ATAppDelegate setTitle:]");
+}
+- (void)dealloc {
+    [title release];
+    [super dealloc];
+}
+@end
+
+@interface ATAppDelegateSubclass : ATAppDelegate
+@end
+
+@implementation ATAppDelegateSubclass
+- (void)tableView:(id)tableView didSelectRowAtIndexPath:(id)indexPath {
+    appLogWrite("-[ATAppDelegateSubclass didSelect]");
+    [super tableView:tableView didSelectRowAtIndexPath:indexPath];
+}
+@end
+
+@interface ATAppViewController : NSObject
+- (void)viewDidAppear:(BOOL)animated;
+@end
+
+@implementation ATAppViewController
+- (void)viewDidAppear:(BOOL)animated { appLogWrite("-[ATAppViewController viewDidAppear:]"); }
+@end
+
+/* An observer for key-value observing: counts the changes it is told about. */
+@interface ATAppObserver : NSObject
+@end
+
+static int observedChanges = 0;
+
+@implementation ATAppObserver
+- (void)observeValueForKeyPath:(NSString *)keyPath ofObject:(id)object change:(NSDictionary *)change context:(void *)context {
+    observedChanges++;
+}
+@end
+
+int atr_appObservedChanges(void) { return observedChanges; }
+
+ATObjectRef atr_appNewTable(void) { return (ATObjectRef)(void *)[ATAppTable new]; }
+
+void atr_appTableSetDelegate(ATObjectRef table, ATObjectRef delegate) {
+    [(ATAppTable *)(void *)table setDelegate:(id)(void *)delegate];
+}
+
+ATSendResult atr_appUserSelectRow(ATObjectRef table, long row) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            [(ATAppTable *)(void *)table userSelectRow:row];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}
+
+ATSendResult atr_appSetTitle(ATObjectRef object, const char *title) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            [(ATAppDelegate *)(void *)object setTitle:[NSString stringWithUTF8String:title]];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}

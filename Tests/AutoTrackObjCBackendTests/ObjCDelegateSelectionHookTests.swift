@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The delegate-selection hooks on the real runtime, through `autotrack conformance
+/// --backend objc`: every scenario runs in a process of its own (hooks are
+/// process-wide, and a broken one crashes), so each outcome is that hook's alone.
+@Suite struct ObjCDelegateSelectionHookTests {
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("autotrack")
+
+    struct Report: Decodable {
+        struct Outcome: Decodable {
+            struct Violation: Decodable {
+                let measure: String
+                let observed: String
+                let transcript: [String]
+            }
+            let scenarioID: String
+            let violations: [Violation]
+        }
+        let subject: String
+        let backend: String
+        let outcomes: [Outcome]
+    }
+
+    static func conformance(_ arguments: [String]) throws -> (Int32, [Report]) {
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("objc-conformance-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: json) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["conformance", "--backend", "objc", "--json", json.path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try JSONDecoder().decode([Report].self, from: Data(contentsOf: json)))
+    }
+
+    @Test("both techniques pass every real-runtime scenario: a delegate, a subclass calling super, KVO before and after, uninstall")
+    func builtInHooksPass() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
+        let (status, reports) = try Self.conformance([])
+        #expect(reports.map(\.subject) == ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass"])
+        for report in reports {
+            #expect(report.backend == "objc")
+            #expect(report.outcomes.map(\.scenarioID) == ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5"])
+            for outcome in report.outcomes {
+                #expect(outcome.violations.isEmpty, "\(report.subject) \(outcome.scenarioID): \(outcome.violations.map { "\($0.measure) \($0.observed)" })")
+            }
+        }
+        #expect(status == 0)
+    }
+
+    @Test("a dynamic subclass placed over GNUstep's KVO class crashes the app: reported with its signal and transcript, the run going on")
+    func brokenHookCrashIsReported() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
+        let (status, reports) = try Self.conformance(["--mutants"])
+        let report = try #require(reports.first)
+        #expect(report.subject == "objc-delegate-selection-dynamic-subclass-kvo-unaware")
+        #expect(report.outcomes.count == 5, "every scenario ran, the crashed one too")
+        let crashed = try #require(report.outcomes.first { $0.scenarioID == "ODS-3" }?.violations.first)
+        #expect(crashed.observed.contains("SIGSEGV"))
+        #expect(crashed.transcript.contains { $0.contains("-class GSKVOATAppDelegate") }, "the transcript so far: the wrong -class")
+        #expect(report.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == true)
+        #expect(status == 0, "the broken hook was caught")
+    }
+}
