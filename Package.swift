@@ -289,5 +289,8 @@ if let objcIncludeDirectory {
     ]
     for target in package.targets where target.name == "AutoTrackCLI" {
         target.dependencies += ["AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle"]
+        // A condition, not canImport: a module left in .build by an earlier build
+        // would satisfy canImport after the packages are gone.
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("AUTOTRACK_OBJC")]
     }
 }

@@ -1,6 +1,6 @@
 import AutoTrackEvents
 import AutoTrackHooks
-#if canImport(AutoTrackObjCBackend)
+#if AUTOTRACK_OBJC
 import AutoTrackObjCBackend
 #endif
 import AutoTrackInterception
@@ -129,7 +129,7 @@ struct HooksBenchmark {
             },
         ])
         sections.append(.init(title: "Interaction capture", unit: "capture", results: capture, baseline: capture[0].name, showThroughput: false))
-        #if canImport(AutoTrackObjCBackend)
+        #if AUTOTRACK_OBJC
         let realCalls = 200_000
         let real = BenchmarkHarness().measure([
             .init(name: "objc: unhooked call", operationsPerRun: realCalls, bytesPerRun: 0) { ObjCDispatchBenchmark.plainSend.send(count: realCalls) },

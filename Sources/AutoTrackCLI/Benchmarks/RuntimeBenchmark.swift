@@ -1,4 +1,4 @@
-#if canImport(AutoTrackObjCBackend)
+#if AUTOTRACK_OBJC
 import AutoTrackObjCBackend
 #endif
 import AutoTrackRuntime
@@ -102,7 +102,7 @@ struct RuntimeBenchmark {
     /// The same situations on the real runtime (GCC libobjc + GNUstep Base), sent as
     /// compiled code sends, measured in the same run: `nil` when it is not built in.
     static func realRuntimeSection(calls: Int, harness: BenchmarkHarness) -> (section: BenchmarkReport.Section, summary: String)? {
-        #if canImport(AutoTrackObjCBackend)
+        #if AUTOTRACK_OBJC
         let situations: [(ObjCDispatchBenchmark, String, Int)] = [
             (.plainSend, "objc: send, cached", calls),
             (.exchangedMethod, "objc: send through an exchanged method", calls),

@@ -1,5 +1,5 @@
 import AutoTrackConformanceCore
-#if canImport(AutoTrackObjCHooks)
+#if AUTOTRACK_OBJC
 import AutoTrackInterception
 import AutoTrackObjCBackend
 import AutoTrackObjCHooks
@@ -42,7 +42,7 @@ enum ObjCConformance {
 
     /// Whether this build has the real runtime.
     static var isAvailable: Bool {
-        #if canImport(AutoTrackObjCHooks)
+        #if AUTOTRACK_OBJC
         true
         #else
         false
@@ -83,7 +83,7 @@ struct ObjCScenarioCommand {
     let scenarioID: String
 
     func run() throws -> Int32 {
-        #if canImport(AutoTrackObjCHooks)
+        #if AUTOTRACK_OBJC
         guard let scenario = ObjCConformance.scenarios.first(where: { $0.id == scenarioID }) else {
             print("unknown scenario \(scenarioID)")
             return 64
@@ -109,7 +109,7 @@ struct ObjCScenarioCommand {
         #endif
     }
 
-    #if canImport(AutoTrackObjCHooks)
+    #if AUTOTRACK_OBJC
     /// Counts what the hook reports.
     final class Interactions: InteractionSink {
         let rows = Mutex<[Int]>([])

@@ -1,4 +1,4 @@
-#if canImport(AutoTrackRuntimeOracle)
+#if AUTOTRACK_OBJC
 import AutoTrackRuntimeOracle
 #endif
 import Foundation
@@ -42,7 +42,7 @@ struct OracleCommand {
     }
 
     func run() throws -> Int32 {
-        #if canImport(AutoTrackRuntimeOracle)
+        #if AUTOTRACK_OBJC
         let queue = Mutex<[(start: UInt64, count: Int)]>(stride(from: 0, to: programs, by: Self.batchSize).map { offset in
             (seed &+ UInt64(offset), min(Self.batchSize, programs - offset))
         })
@@ -99,7 +99,7 @@ struct OracleCommand {
         (the package adds the real-runtime targets when it finds them).
         """
 
-    #if canImport(AutoTrackRuntimeOracle)
+    #if AUTOTRACK_OBJC
     /// Runs one batch in a child process: its report, the crash that ended it early (if
     /// one did), and the programs still to run — those the crash cut off, and those
     /// before the culprit, whose results were lost with the process.
@@ -141,7 +141,7 @@ struct OracleWorkerCommand {
     var crashSeed: UInt64?
 
     func run() throws -> Int32 {
-        #if canImport(AutoTrackRuntimeOracle)
+        #if AUTOTRACK_OBJC
         let crashSeed = crashSeed
         let report = DifferentialOracle.run(programs: programs, seed: seed) { seed in
             FileHandle.standardOutput.write(Data("start \(seed)\n".utf8))
