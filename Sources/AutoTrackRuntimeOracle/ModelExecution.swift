@@ -59,7 +59,8 @@ enum ModelExecution {
                     return .int(tag)
                 }
             case .callingSuper(let tag):
-                let compiledIn = classes[program.compiledClass(ofSuperCalling: tag)]
+                let compiledClass = classes[program.compiledClass(ofSuperCalling: tag)]
+                let compiledIn = RuntimeProgram.isClassMethod(superCalling: tag) ? compiledClass.metaclass : compiledClass
                 created = Implementation("\(choice)") { message throws(RuntimeError) in
                     guard trace.record(entry) else { return .int(-1) }
                     return try message.runtime.sendSuper(message, from: compiledIn)
@@ -119,6 +120,17 @@ enum ModelExecution {
                 var raised = false
                 do {
                     try runtime.send(made[object], selector(index))
+                } catch {
+                    raised = true
+                }
+                observations.append(.sent(trace: trace.current, raised: raised))
+            case .addClassMethod(let cls, let index, let choice):
+                observations.append(.added(runtime.addMethod(to: classes[cls].metaclass, selector(index), implementation(choice), types: types(choice))))
+            case .sendToClass(let cls, let index):
+                trace.reset()
+                var raised = false
+                do {
+                    try runtime.send(classes[cls], selector(index))
                 } catch {
                     raised = true
                 }

@@ -29,7 +29,8 @@ enum ObjCExecution {
         let objects = program.objectClasses.map { atr_new(classes[$0])! }
         defer { for object in objects { atr_release(object) } }
         for tag in 0..<RuntimeProgram.implementationCount {
-            atr_oracleBindSuper(Int32(tag), classes[program.compiledClass(ofSuperCalling: tag)])
+            let compiledClass = classes[program.compiledClass(ofSuperCalling: tag)]
+            atr_oracleBindSuper(Int32(tag), RuntimeProgram.isClassMethod(superCalling: tag) ? atr_metaclass(compiledClass) : compiledClass)
             atr_oracleBindForwardingTarget(Int32(tag), objects[program.forwardingTarget(of: tag)])
         }
         defer {
@@ -88,6 +89,13 @@ enum ObjCExecution {
             case .send(let object, let index):
                 atr_oracleResetTrace()
                 let result = atr_send0(objects[object], selectors[index])
+                let trace = (0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }
+                observations.append(.sent(trace: trace, raised: result.raised))
+            case .addClassMethod(let cls, let index, let choice):
+                observations.append(.added(atr_addMethod(atr_metaclass(classes[cls]), selectors[index], implementation(choice), types(choice))))
+            case .sendToClass(let cls, let index):
+                atr_oracleResetTrace()
+                let result = atr_send0(classes[cls], selectors[index])
                 let trace = (0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }
                 observations.append(.sent(trace: trace, raised: result.raised))
             case .respondsTo(let object, let index):

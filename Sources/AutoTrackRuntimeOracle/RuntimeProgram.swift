@@ -31,7 +31,8 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         /// Writes its tag.
         case plain(Int)
         /// Writes `100 + tag`, then sends the message to `super` of the class it is
-        /// compiled in: class `tag % classCount`.
+        /// compiled in: class `tag % classCount` — its metaclass for tags from 32 on,
+        /// which programs use as class methods.
         case callingSuper(Int)
         /// A `forwardInvocation:` (added or replaced together with a
         /// `methodSignatureForSelector:` answering `q@:`): writes `200 + tag`, then
@@ -76,6 +77,11 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         case send(object: Int, selector: Int)
         /// `[object respondsToSelector:selector]`.
         case respondsTo(object: Int, selector: Int)
+        /// `class_addMethod(object_getClass(class), selector, implementation)`: a class
+        /// method.
+        case addClassMethod(cls: Int, selector: Int, implementation: Implementation)
+        /// `[class selector]`: a message to the class object.
+        case sendToClass(cls: Int, selector: Int)
 
         /// The operation in a line, with selectors by name.
         public var description: String {
@@ -91,6 +97,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             case .setClass(let object, let cls): return "object_setClass(o\(object), C\(cls))"
             case .send(let object, let selector): return "[o\(object) \(sel(selector))]"
             case .respondsTo(let object, let selector): return "[o\(object) respondsToSelector:@selector(\(sel(selector)))]"
+            case .addClassMethod(let cls, let selector, let implementation):
+                return "class_addMethod(object_getClass(C\(cls)), \(sel(selector)), \(implementation))"
+            case .sendToClass(let cls, let selector): return "[C\(cls) \(sel(selector))]"
             }
         }
     }
@@ -104,6 +113,10 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// The class a super-calling implementation is compiled in.
     public func compiledClass(ofSuperCalling tag: Int) -> Int { tag % superclasses.count }
+
+    /// Whether a super-calling implementation is a class method (compiled in the
+    /// metaclass): tags from 32 on.
+    public static func isClassMethod(superCalling tag: Int) -> Bool { tag >= implementationCount / 2 }
 
     /// The object a forwarding implementation returns.
     public func forwardingTarget(of tag: Int) -> Int { tag % objectClasses.count }
@@ -130,7 +143,10 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         }
         let objectClasses = (0..<pick(1..<4)).map { _ in pick(0..<classCount) }
         func implementation() -> Implementation {
-            pick(0..<3) == 0 ? .callingSuper(pick(0..<implementationCount)) : .plain(pick(0..<implementationCount))
+            pick(0..<3) == 0 ? .callingSuper(pick(0..<implementationCount / 2)) : .plain(pick(0..<implementationCount))
+        }
+        func classImplementation() -> Implementation {
+            pick(0..<3) == 0 ? .callingSuper(pick(implementationCount / 2..<implementationCount)) : .plain(pick(0..<implementationCount))
         }
         func plainSelector() -> Int { pick(0..<forwardingSelector) }
         var operations: [Operation] = []
@@ -145,7 +161,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                     firstClass: cls, firstSelector: plainSelector(), secondClass: pick(0..<classCount), secondSelector: plainSelector()))
             case 70..<80: operations.append(.setImplementation(cls: cls, selector: plainSelector(), implementation: implementation()))
             case 80..<88: operations.append(.setClass(object: object, cls: cls))
-            case 88..<95: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 88..<92: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 92..<94: operations.append(.addClassMethod(cls: cls, selector: plainSelector(), implementation: classImplementation()))
+            case 94..<96: operations.append(.sendToClass(cls: cls, selector: plainSelector()))
             default:
                 let forwarding = Implementation.forwarding(pick(0..<implementationCount))
                 operations.append(pick(0..<2) == 0
