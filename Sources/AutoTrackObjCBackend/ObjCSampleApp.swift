@@ -38,6 +38,10 @@ public enum ObjCSampleApp {
     /// The app log: one entry per original that ran.
     public static var log: [String] { (0..<atr_appLogCount()).map { String(cString: atr_appLogEntry($0)) } }
 
+    /// Writes `entry` to the app log, between the originals' entries: how a test
+    /// records its own events (an interaction reaching the sink) in order with them.
+    public static func note(_ entry: String) { atr_appLogNote(entry) }
+
     /// Empties the app log.
     public static func clearLog() { atr_appLogClear() }
 

@@ -23,6 +23,8 @@ static void appLogWrite(const char *entry) {
     [appLogLock unlock];
 }
 
+void atr_appLogNote(const char *entry) { appLogWrite(entry); }
+
 void atr_appLogClear(void) {
     if (appLogLock == nil) appLogLock = [NSLock new];
     [appLogLock lock];

@@ -35,14 +35,14 @@ import Testing
         return (process.terminationStatus, try JSONDecoder().decode([Report].self, from: Data(contentsOf: json)))
     }
 
-    @Test("both techniques pass every real-runtime scenario: a delegate, a subclass calling super, KVO before and after, uninstall")
+    @Test("both techniques pass every real-runtime scenario: a delegate, a subclass calling super, KVO before and after, uninstall, disabled")
     func builtInHooksPass() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
         let (status, reports) = try Self.conformance([])
         #expect(reports.map(\.subject) == ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass"])
         for report in reports {
             #expect(report.backend == "objc")
-            #expect(report.outcomes.map(\.scenarioID) == ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5"])
+            #expect(report.outcomes.map(\.scenarioID) == ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6"])
             for outcome in report.outcomes {
                 #expect(outcome.violations.isEmpty, "\(report.subject) \(outcome.scenarioID): \(outcome.violations.map { "\($0.measure) \($0.observed)" })")
             }
@@ -56,11 +56,17 @@ import Testing
         let (status, reports) = try Self.conformance(["--mutants"])
         let report = try #require(reports.first)
         #expect(report.subject == "objc-delegate-selection-dynamic-subclass-kvo-unaware")
-        #expect(report.outcomes.count == 5, "every scenario ran, the crashed one too")
+        #expect(report.outcomes.count == 6, "every scenario ran, the crashed one too")
         let crashed = try #require(report.outcomes.first { $0.scenarioID == "ODS-3" }?.violations.first)
         #expect(crashed.observed.contains("SIGSEGV"))
         #expect(crashed.transcript.contains { $0.contains("-class GSKVOATAppDelegate") }, "the transcript so far: the wrong -class")
         #expect(report.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == true)
-        #expect(status == 0, "the broken hook was caught")
+        // Then the combinator's operators on both real-runtime hooks: every one that
+        // changes a path the hook takes is caught.
+        let operators = reports.dropFirst()
+        #expect(operators.count == 20)
+        #expect(operators.first { $0.subject.hasSuffix("× call-original-twice") }?.outcomes.contains { !$0.violations.isEmpty } == true)
+        #expect(operators.first { $0.subject.hasSuffix("× record-after-original") }?.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == false)
+        #expect(status == 0, "the broken hook and every non-equivalent operator mutant were caught")
     }
 }

@@ -142,7 +142,7 @@ enum CommandLineInvocation {
             guard let subject = values["--subject"], let scenario = values["--scenario"] else {
                 throw UsageError(message: "'objc-scenario' needs --subject S and --scenario ID")
             }
-            self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario))
+            self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario, operatorName: values["--operator"]))
         case "oracle-worker":
             guard let programs = Int(values["--programs"] ?? ""), let seed = UInt64(values["--seed"] ?? "") else {
                 throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")

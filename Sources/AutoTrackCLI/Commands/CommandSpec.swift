@@ -172,7 +172,10 @@ struct CommandSpec: Sendable {
             example: "autotrack queue-writer --dir /tmp/q --count 1000", isHidden: true),
         CommandSpec(
             name: "objc-scenario", summary: "Test helper: one real-runtime scenario in this process.",
-            options: [Option(name: "--subject", value: "S", help: "the hook"), Option(name: "--scenario", value: "ID", help: "the scenario")],
+            options: [
+                Option(name: "--subject", value: "S", help: "the hook"), Option(name: "--scenario", value: "ID", help: "the scenario"),
+                Option(name: "--operator", value: "NAME", help: "a mutation operator to apply"),
+            ],
             example: "autotrack objc-scenario --subject objc-delegate-selection-dynamic-subclass --scenario ODS-3", isHidden: true),
         CommandSpec(
             name: "oracle-worker", summary: "Test helper: one batch of the differential oracle in this process.",

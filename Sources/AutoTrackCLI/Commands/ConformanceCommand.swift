@@ -73,7 +73,31 @@ struct ConformanceCommand {
             // The KVO-unaware subclass must be caught by the KVO scenarios.
             let caught = reports.allSatisfy { Set(["ODS-3"]).isSubset(of: $0.failedScenarioIDs) || !scenarioIDs.isEmpty }
             print(caught ? "the broken real-runtime hook is caught (ODS-3), the run going on after its crash" : "the broken real-runtime hook SURVIVED")
-            return (reports, caught ? 0 : 1)
+            // The combinator's operators, applied to each real-runtime hook.
+            var operatorReports: [ConformanceReport] = []
+            var survivors: [String] = []
+            var killed = 0, equivalent = 0
+            print("\nOperator mutants on the real runtime (\(ObjCConformance.operators.count) operators × \(ObjCConformance.subjectNames(mutants: false).count) hooks)")
+            for subject in ObjCConformance.subjectNames(mutants: false) {
+                for name in ObjCConformance.operators {
+                    let (report, fires) = try ObjCConformance.report(subject: subject, operator: name, scenarioIDs: scenarioIDs)
+                    operatorReports.append(report)
+                    let verdict: String
+                    if !report.passed {
+                        killed += 1
+                        verdict = "killed by \(report.failedScenarioIDs.joined(separator: " "))"
+                    } else if fires == 0 {
+                        equivalent += 1
+                        verdict = "equivalent — the hook never takes the path it changes"
+                    } else {
+                        survivors.append(report.subject)
+                        verdict = "SURVIVED"
+                    }
+                    print("  \(report.subject): \(verdict)")
+                }
+            }
+            print("objc: \(killed)/\(killed + survivors.count) non-equivalent operator mutants killed, \(equivalent) equivalent")
+            return (reports + operatorReports, caught && survivors.isEmpty ? 0 : 1)
         }
         return (reports, reports.allSatisfy(\.passed) ? 0 : 1)
     }

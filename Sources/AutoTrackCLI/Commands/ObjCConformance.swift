@@ -1,6 +1,6 @@
 import AutoTrackConformanceCore
-#if AUTOTRACK_OBJC
 import AutoTrackInterception
+#if AUTOTRACK_OBJC
 import AutoTrackObjCBackend
 import AutoTrackObjCHooks
 import AutoTrackProperties
@@ -22,8 +22,8 @@ enum ObjCConformance {
     }
 
     static let scenarios: [Scenario] = [
-        Scenario(id: "ODS-1", title: "a tap on a delegate: its method once, one interaction, -class is the app's",
-                 failure: "double or missing $AppClick on a row"),
+        Scenario(id: "ODS-1", title: "a tap on a delegate: one interaction, then its method once; -class is the app's",
+                 failure: "double or missing $AppClick on a row, or the snapshot taken after the app changed the screen"),
         Scenario(id: "ODS-2", title: "a delegate subclass whose override calls super: both originals once, one interaction",
                  failure: "the superclass's wrapper records the same tap again (Sensors' double-click reports)"),
         Scenario(id: "ODS-3", title: "observed by KVO before the hook: one notification, one interaction per tap, -class is the app's",
@@ -32,7 +32,12 @@ enum ObjCConformance {
                  failure: "KVO added on top of a hook's subclass loses notifications or cannot be removed"),
         Scenario(id: "ODS-5", title: "after uninstall: the method once, nothing recorded",
                  failure: "an uninstalled hook still records, or skips the original"),
+        Scenario(id: "ODS-6", title: "tracking disabled: the method once, nothing recorded; enabled again: recorded",
+                 failure: "a disabled SDK keeps recording (the user opted out)"),
     ]
+
+    /// The combinator's mutation operators, by name.
+    static var operators: [String] { InterceptionMutation.allCases.map(\.description) }
 
     /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
     static func subjectNames(mutants: Bool) -> [String] {
@@ -52,27 +57,40 @@ enum ObjCConformance {
     /// Runs every scenario against every subject, each in a child process of this
     /// program: one report per subject, backend `objc`.
     static func evaluate(mutants: Bool, scenarioIDs: Set<String>) throws -> [ConformanceReport] {
-        let selected = scenarios.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
-        return try subjectNames(mutants: mutants).map { subject in
-            let outcomes = try selected.map { scenario in try outcome(of: scenario, subject: subject) }
-            return ConformanceReport(subject: subject, point: "delegate-selection", outcomes: outcomes, backend: "objc")
-        }
+        try subjectNames(mutants: mutants).map { subject in try report(subject: subject, scenarioIDs: scenarioIDs).report }
     }
 
-    static func outcome(of scenario: Scenario, subject: String) throws -> ScenarioOutcome {
-        let run = try ChildProcess.run(["objc-scenario", "--subject", subject, "--scenario", scenario.id], deadline: 30)
+    /// One subject (with a mutation operator applied, when given) across the scenarios:
+    /// its report, and how many times the operator's defect fired.
+    static func report(subject: String, operator: String? = nil, scenarioIDs: Set<String>) throws -> (report: ConformanceReport, fires: Int) {
+        let selected = scenarios.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
+        var fires = 0
+        let outcomes = try selected.map { scenario in
+            let (outcome, fired) = try self.outcome(of: scenario, subject: subject, operator: `operator`)
+            fires += fired
+            return outcome
+        }
+        let name = `operator`.map { "\(subject) × \($0)" } ?? subject
+        return (ConformanceReport(subject: name, point: "delegate-selection", outcomes: outcomes, backend: "objc"), fires)
+    }
+
+    static func outcome(of scenario: Scenario, subject: String, operator: String? = nil) throws -> (ScenarioOutcome, Int) {
+        var arguments = ["objc-scenario", "--subject", subject, "--scenario", scenario.id]
+        if let `operator` { arguments += ["--operator", `operator`] }
+        let run = try ChildProcess.run(arguments, deadline: 30)
+        let fires = run.lines.last { $0.hasPrefix("fires ") }.flatMap { Int($0.dropFirst(6)) } ?? 0
         let transcript = run.lines.filter { $0.hasPrefix("transcript: ") }.map { String($0.dropFirst(12)) }
         if run.termination.succeeded || run.termination == .exited(1),
            let line = run.lines.last(where: { $0.hasPrefix("violations ") }),
            let violations = try? JSONDecoder().decode([Violation].self, from: Data(line.dropFirst(11).utf8)) {
-            return ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: violations, error: nil)
+            return (ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: violations, error: nil), fires)
         }
         // The process died (or said nothing): the app would have.
         let violation = Violation(
             scenarioID: scenario.id, rule: .failOpen, measure: "the app's process", expected: "keeps running",
             observed: run.termination.description, failure: scenario.failure,
             transcript: transcript + run.errorOutput.split(separator: "\n").prefix(6).map(String.init))
-        return ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: [violation], error: nil)
+        return (ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: [violation], error: nil), fires)
     }
 }
 
@@ -81,6 +99,8 @@ enum ObjCConformance {
 struct ObjCScenarioCommand {
     let subject: String
     let scenarioID: String
+    /// A mutation operator the combinator applies (mutation testing).
+    var operatorName: String?
 
     func run() throws -> Int32 {
         #if AUTOTRACK_OBJC
@@ -99,9 +119,17 @@ struct ObjCScenarioCommand {
             print("unknown subject \(subject)")
             return 64
         }
-        let violations = try Self.run(scenario, hook: hook)
+        var mutation: InterceptionMutation?
+        if let operatorName {
+            guard let found = InterceptionMutation.allCases.first(where: { $0.description == operatorName }) else {
+                print("unknown operator \(operatorName)")
+                return 64
+            }
+            mutation = found
+        }
+        let (violations, fires) = try Self.run(scenario, hook: hook, mutation: mutation)
         let json = try JSONEncoder().encode(violations)
-        FileHandle.standardOutput.write(Data("violations ".utf8) + json + Data("\n".utf8))
+        FileHandle.standardOutput.write(Data("violations ".utf8) + json + Data("\nfires \(fires)\n".utf8))
         return violations.isEmpty ? 0 : 1
         #else
         print(OracleCommand.unavailable)
@@ -110,15 +138,24 @@ struct ObjCScenarioCommand {
     }
 
     #if AUTOTRACK_OBJC
-    /// Counts what the hook reports.
+    /// Counts what the hook reports, and writes each interaction to the app log, so
+    /// the log shows whether it came before the original.
     final class Interactions: InteractionSink {
         let rows = Mutex<[Int]>([])
-        func receive(_ interaction: Interaction) throws { rows.withLock { $0.append(interaction.details.listPosition?.index ?? -1) } }
+        func receive(_ interaction: Interaction) throws {
+            let row = interaction.details.listPosition?.index ?? -1
+            rows.withLock { $0.append(row) }
+            ObjCSampleApp.note("click row \(row)")
+        }
     }
 
-    static func run(_ scenario: ObjCConformance.Scenario, hook: ObjCDelegateSelectionHook) throws -> [Violation] {
+    static func run(
+        _ scenario: ObjCConformance.Scenario, hook: ObjCDelegateSelectionHook, mutation: InterceptionMutation?
+    ) throws -> ([Violation], Int) {
         let interactions = Interactions()
-        let handle = try hook.install(context: InteractionContext(sink: interactions))
+        let context = InteractionContext(sink: interactions)
+        context.mutation = mutation
+        let handle = try hook.install(context: context)
         var violations: [Violation] = []
         func expect(_ rule: ContractRule, _ measure: String, _ expected: String, _ observed: String) {
             guard expected != observed else { return }
@@ -135,6 +172,7 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.userSelectRow(row, in: table)
             for entry in ObjCSampleApp.log { note(entry) }
         }
+        func originals() -> String { String(ObjCSampleApp.log.filter { !$0.hasPrefix("click") }.count) }
         let runtime = ObjCRuntime.shared
         let table = ObjCSampleApp.makeTable()
         switch scenario.id {
@@ -142,9 +180,22 @@ struct ObjCScenarioCommand {
             let delegate = ObjCSampleApp.makeDelegate()
             ObjCSampleApp.setDelegate(delegate, of: table)
             try tap(3, on: table)
-            expect(.originalOnce, "app method calls", "1", String(ObjCSampleApp.log.count))
+            expect(.originalOnce, "app method calls", "1", originals())
             expect(.oneInteraction, "interactions", "[3]", "\(interactions.rows.withLock { $0 })")
+            expect(.recordThenForward, "order", "click row 3, then -[ATAppDelegate didSelect]",
+                   ObjCSampleApp.log.map { $0.hasPrefix("-[ATAppDelegate didSelect]") ? "-[ATAppDelegate didSelect]" : $0 }.joined(separator: ", then "))
             expect(.transparency, "-class", "ATAppDelegate", runtime.reportedClass(of: delegate)?.description ?? "nil")
+        case "ODS-6":
+            let delegate = ObjCSampleApp.makeDelegate()
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            context.isEnabled = false
+            try tap(5, on: table)
+            expect(.originalOnce, "app method calls while disabled", "1", originals())
+            expect(.lifecycle, "interactions while disabled", "[]", "\(interactions.rows.withLock { $0 })")
+            context.isEnabled = true
+            ObjCSampleApp.clearLog()
+            try tap(6, on: table)
+            expect(.oneInteraction, "interactions once enabled", "[6]", "\(interactions.rows.withLock { $0 })")
         case "ODS-2":
             // The superclass's method is hooked through another delegate first.
             let other = ObjCSampleApp.makeTable()
@@ -152,7 +203,7 @@ struct ObjCScenarioCommand {
             let delegate = ObjCSampleApp.makeDelegate(subclass: true)
             ObjCSampleApp.setDelegate(delegate, of: table)
             try tap(7, on: table)
-            expect(.originalOnce, "app method calls (subclass, then super)", "2", String(ObjCSampleApp.log.count))
+            expect(.originalOnce, "app method calls (subclass, then super)", "2", originals())
             expect(.oneInteraction, "interactions", "[7]", "\(interactions.rows.withLock { $0 })")
         case "ODS-3", "ODS-4":
             let delegate = ObjCSampleApp.makeDelegate()
@@ -168,7 +219,7 @@ struct ObjCScenarioCommand {
             expect(.transparency, "KVO notifications", "1", String(ObjCSampleApp.observedChanges))
             ObjCSampleApp.clearLog()
             try tap(2, on: table)
-            expect(.originalOnce, "app method calls", "1", String(ObjCSampleApp.log.filter { $0.contains("didSelect") }.count))
+            expect(.originalOnce, "app method calls", "1", originals())
             expect(.oneInteraction, "interactions", "[2]", "\(interactions.rows.withLock { $0 })")
             try runtime.removeObserver(observer, from: delegate, keyPath: "title")
             try ObjCSampleApp.setTitle("Profile", on: delegate)
@@ -179,10 +230,10 @@ struct ObjCScenarioCommand {
             try handle.uninstall()
             ObjCSampleApp.clearLog()
             try tap(4, on: table)
-            expect(.originalOnce, "app method calls", "1", String(ObjCSampleApp.log.count))
+            expect(.originalOnce, "app method calls", "1", originals())
             expect(.lifecycle, "interactions after uninstall", "[]", "\(interactions.rows.withLock { $0 })")
         }
-        return violations
+        return (violations, context.mutationFires)
     }
     #endif
 }

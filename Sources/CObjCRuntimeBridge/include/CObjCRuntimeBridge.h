@@ -197,6 +197,8 @@ ATImplementation _Nullable atr_trampoline(int slot);
    ATAppDelegateSubclass (its override calls super), ATAppViewController, ATAppObserver.
    Their methods write to the app log. */
 
+/** Writes `entry` to the app log (a test's own events, between the app's). */
+void atr_appLogNote(const char *_Nonnull entry);
 /** Clears the app log. */
 void atr_appLogClear(void);
 /** The number of app log entries. */
