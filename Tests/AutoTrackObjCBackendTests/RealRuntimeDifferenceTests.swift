@@ -155,4 +155,29 @@ import Testing
         let (trace, raised) = Self.send(try #require(Self.runtime.makeObject(of: fast)), selector)
         #expect(trace.isEmpty && raised, "the fast path is skipped for this selector from now on")
     }
+
+    @Test("GNUstep's KVO subclasses the class -class reports, dropping a layer whose -class hides it; objc4 and the model subclass the real class")
+    func keyValueObservingSubclassesReportedClass() throws {
+        let delegate = ObjCSampleApp.makeDelegate()
+        let app = Self.runtime.realClass(of: delegate)
+        let layer = try Self.makeClass("Layer", superclass: app)
+        Self.runtime.addMethod(to: layer, selector: "class", implementation: Self.runtime.reportingSuperclassImplementation, types: "#@:")
+        Self.runtime.setClass(of: delegate, to: layer)
+        try Self.runtime.addObserver(ObjCSampleApp.makeObserver(), to: delegate, keyPath: "title")
+        let observed = Self.runtime.realClass(of: delegate)
+        #expect(Self.runtime.isKeyValueObservingClass(observed))
+        #expect(Self.runtime.superclass(of: observed) == app, "GNUstep: a subclass of the reported class; the layer is gone")
+
+        let model = Runtime()
+        let modelApp = try model.defineClass("ATAppDelegate", superclass: model.rootClass, methods: [
+            (Selector("setTitle:"), "v@:@", Implementation("setTitle:") { _ in .void }),
+        ])
+        let object = try model.allocate(modelApp)
+        let modelLayer = try model.defineClass("Layer", superclass: modelApp, methods: [
+            (Selectors.class, "#@:", Implementation("class") { _ in .object(modelApp) }),
+        ])
+        model.setClass(of: object, to: modelLayer)
+        _ = try model.addObservation(of: "title", on: object) { _, _ in }
+        #expect(object.realClass.superclass === modelLayer, "objc4 and the model: the layer stays under KVO's class")
+    }
 }
