@@ -268,7 +268,7 @@ if let objcIncludeDirectory {
         // Hooks on the real runtime, from the contract's building blocks.
         .target(
             name: "AutoTrackObjCHooks",
-            dependencies: ["AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackProperties"],
+            dependencies: ["AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
         // The differential oracle: random programs of runtime operations on the model and

@@ -71,6 +71,28 @@ public final class ObjCRuntime: RuntimeOperations {
     /// `NSObject`.
     public var rootClass: ObjCClass { lookUpClass(named: "NSObject")! }
 
+    /// Every registered class (`objc_getClassList`).
+    public var allClasses: [ObjCClass] {
+        let count = Int(atr_classList(nil, 0))
+        var buffer = [ATClassRef?](repeating: nil, count: count + 16)
+        let filled = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.baseAddress!.withMemoryRebound(to: ATClassRef.self, capacity: pointer.count) { Int(atr_classList($0, Int32(pointer.count))) }
+        }
+        return buffer.prefix(min(filled, buffer.count)).compactMap { $0.map(wrap) }
+    }
+
+    /// Whether `cls` is `ancestor` or inherits from it.
+    public func isSubclass(_ cls: ObjCClass, of ancestor: ObjCClass) -> Bool {
+        var current: ObjCClass? = cls
+        var steps = 0
+        while let candidate = current, steps < 256 {
+            if candidate == ancestor { return true }
+            current = superclass(of: candidate)
+            steps += 1
+        }
+        return false
+    }
+
     /// `objc_lookUpClass`.
     public func lookUpClass(named name: String) -> ObjCClass? { atr_lookUpClass(name).map(wrap) }
 
@@ -187,6 +209,14 @@ public final class ObjCRuntime: RuntimeOperations {
     /// `[object selector argument]` with an object argument.
     public func send(_ object: ObjCObject, _ selector: String, _ argument: ObjCObject?) throws(ObjCMessageError) -> Int {
         try Self.checked(atr_send1(object.pointer, atr_selector(selector), argument?.pointer))
+    }
+
+    /// The name of the class the object at `address` reports (`-class`): the app's
+    /// class, even under KVO's or a hook's subclass. `address` must be a live object
+    /// (a trampoline's receiver during its call).
+    public func reportedClassName(ofObjectAt address: UInt) -> String {
+        guard let object = OpaquePointer(bitPattern: address), let cls = atr_reportedClass(object) else { return "nil" }
+        return String(cString: atr_className(cls))
     }
 
     /// Whether `cls` is a class GNUstep's key-value observing generated for an observed

@@ -35,6 +35,22 @@ public enum ObjCSampleApp {
         try ObjCRuntime.check(atr_appSetTitle(delegate.pointer, title))
     }
 
+    /// A new view controller of the class named `className` (`ATAppViewController`,
+    /// `ATAppNoSuperViewController`, or one made under `ATViewController`).
+    public static func makeController(_ className: String) -> ObjCObject? {
+        atr_appNewController(className).map { ObjCObject(owning: $0) }
+    }
+
+    /// Presents `controller` as UIKit does: `viewDidLoad` the first time, then
+    /// `viewDidAppear:`.
+    public static func present(_ controller: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appPresent(controller.pointer))
+    }
+
+    /// A `viewDidAppear:` override that logs and never calls super (`v@:c`), for a
+    /// controller class made at run time.
+    public static var overrideWithoutSuper: ObjCImplementation { ObjCImplementation(atr_appOverrideWithoutSuperImplementation()) }
+
     /// The app log: one entry per original that ran.
     public static var log: [String] { (0..<atr_appLogCount()).map { String(cString: atr_appLogEntry($0)) } }
 

@@ -98,13 +98,73 @@ const char *atr_appLogEntry(int index) { return index >= 0 && index < appLogCoun
 }
 @end
 
-@interface ATAppViewController : NSObject
+/* The framework's view controller (UIViewController's part in this app): a view loads
+   once, then every presentation sends viewDidAppear:. */
+@interface ATViewController : NSObject {
+  @public
+    BOOL loaded;
+}
+- (void)viewDidLoad;
 - (void)viewDidAppear:(BOOL)animated;
 @end
 
-@implementation ATAppViewController
-- (void)viewDidAppear:(BOOL)animated { appLogWrite("-[ATAppViewController viewDidAppear:]"); }
+@implementation ATViewController
+- (void)viewDidLoad { appLogWrite("-[ATViewController viewDidLoad]"); }
+- (void)viewDidAppear:(BOOL)animated { appLogWrite("-[ATViewController viewDidAppear:]"); }
 @end
+
+/* The app's controllers: one whose override calls super, one whose override does not. */
+@interface ATAppViewController : ATViewController
+@end
+
+@implementation ATAppViewController
+- (void)viewDidAppear:(BOOL)animated {
+    appLogWrite("-[ATAppViewController viewDidAppear:]");
+    [super viewDidAppear:animated];
+}
+@end
+
+@interface ATAppNoSuperViewController : ATViewController
+@end
+
+@implementation ATAppNoSuperViewController
+- (void)viewDidAppear:(BOOL)animated { appLogWrite("-[ATAppNoSuperViewController viewDidAppear:]"); }
+@end
+
+static void lateAppear(id self, SEL _cmd, BOOL animated) {
+    char entry[96];
+    snprintf(entry, sizeof(entry), "-[%s viewDidAppear:]", class_getName(object_getClass(self)));
+    appLogWrite(entry);
+}
+
+ATImplementation atr_appOverrideWithoutSuperImplementation(void) { return (ATImplementation)lateAppear; }
+
+ATObjectRef atr_appNewController(const char *className) {
+    Class cls = objc_lookUpClass(className);
+    return cls ? (ATObjectRef)(void *)[cls new] : NULL;
+}
+
+ATSendResult atr_appPresent(ATObjectRef controller) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            ATViewController *shown = (ATViewController *)(void *)controller;
+            if (!shown->loaded) {
+                shown->loaded = YES;
+                [shown viewDidLoad];
+            }
+            [shown viewDidAppear:YES];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}
+
+int atr_classList(ATClassRef _Nonnull *buffer, int capacity) {
+    return objc_getClassList((Class *)(void *)buffer, capacity);
+}
 
 /* An observer for key-value observing: counts the changes it is told about. */
 @interface ATAppObserver : NSObject

@@ -19,6 +19,7 @@ enum ObjCConformance {
         let id: String
         let title: String
         let failure: String
+        var point = "delegate-selection"
     }
 
     static let scenarios: [Scenario] = [
@@ -34,6 +35,16 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the original"),
         Scenario(id: "ODS-6", title: "tracking disabled: the method once, nothing recorded; enabled again: recorded",
                  failure: "a disabled SDK keeps recording (the user opted out)"),
+        Scenario(id: "OSV-1", title: "a controller whose override calls super: one screen view per appearance, before the override runs",
+                 failure: "two $AppViewScreen per appearance (base and override both wrapped), or none", point: "screen-view"),
+        Scenario(id: "OSV-2", title: "an override that never calls super: one screen view per appearance",
+                 failure: "screens whose viewDidAppear: skips super are never seen (a hook on the base class alone)", point: "screen-view"),
+        Scenario(id: "OSV-3", title: "a controller class registered after install, its override without super: one screen view",
+                 failure: "classes loaded later (a framework, a feature module) are never seen", point: "screen-view"),
+        Scenario(id: "OSV-4", title: "after uninstall: every appearance method once, nothing recorded",
+                 failure: "an uninstalled hook still records, or skips the original", point: "screen-view"),
+        Scenario(id: "OSV-5", title: "tracking disabled: nothing recorded; enabled again: one screen view",
+                 failure: "a disabled SDK keeps recording (the user opted out)", point: "screen-view"),
     ]
 
     /// The combinator's mutation operators, by name.
@@ -41,9 +52,12 @@ enum ObjCConformance {
 
     /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
     static func subjectNames(mutants: Bool) -> [String] {
-        mutants ? ["objc-delegate-selection-dynamic-subclass-kvo-unaware"]
-            : ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass"]
+        mutants ? ["objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only"]
+            : ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"]
     }
+
+    /// The interception point of a subject.
+    static func point(of subject: String) -> String { subject.hasPrefix("objc-screen-view") ? "screen-view" : "delegate-selection" }
 
     /// Whether this build has the real runtime.
     static var isAvailable: Bool {
@@ -63,7 +77,8 @@ enum ObjCConformance {
     /// One subject (with a mutation operator applied, when given) across the scenarios:
     /// its report, and how many times the operator's defect fired.
     static func report(subject: String, operator: String? = nil, scenarioIDs: Set<String>) throws -> (report: ConformanceReport, fires: Int) {
-        let selected = scenarios.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
+        let point = point(of: subject)
+        let selected = scenarios.filter { $0.point == point && (scenarioIDs.isEmpty || scenarioIDs.contains($0.id)) }
         var fires = 0
         let outcomes = try selected.map { scenario in
             let (outcome, fired) = try self.outcome(of: scenario, subject: subject, operator: `operator`)
@@ -71,7 +86,7 @@ enum ObjCConformance {
             return outcome
         }
         let name = `operator`.map { "\(subject) × \($0)" } ?? subject
-        return (ConformanceReport(subject: name, point: "delegate-selection", outcomes: outcomes, backend: "objc"), fires)
+        return (ConformanceReport(subject: name, point: point, outcomes: outcomes, backend: "objc"), fires)
     }
 
     static func outcome(of scenario: Scenario, subject: String, operator: String? = nil) throws -> (ScenarioOutcome, Int) {
@@ -108,13 +123,19 @@ struct ObjCScenarioCommand {
             print("unknown scenario \(scenarioID)")
             return 64
         }
-        var hook: ObjCDelegateSelectionHook
+        let hook: RealHook
         switch subject {
-        case "objc-delegate-selection-method-wrapping": hook = ObjCDelegateSelectionHook(technique: .methodWrapping)
-        case "objc-delegate-selection-dynamic-subclass": hook = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
+        case "objc-delegate-selection-method-wrapping": hook = .delegateSelection(ObjCDelegateSelectionHook(technique: .methodWrapping))
+        case "objc-delegate-selection-dynamic-subclass": hook = .delegateSelection(ObjCDelegateSelectionHook(technique: .dynamicSubclass))
         case "objc-delegate-selection-dynamic-subclass-kvo-unaware":
-            hook = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
-            hook.stepsAsideForKeyValueObserving = false
+            var broken = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
+            broken.stepsAsideForKeyValueObserving = false
+            hook = .delegateSelection(broken)
+        case "objc-screen-view": hook = .screenView(ObjCScreenViewHook())
+        case "objc-screen-view-base-only":
+            var broken = ObjCScreenViewHook()
+            broken.wrapsOverrides = false
+            hook = .screenView(broken)
         default:
             print("unknown subject \(subject)")
             return 64
@@ -138,11 +159,31 @@ struct ObjCScenarioCommand {
     }
 
     #if AUTOTRACK_OBJC
+    /// A real-runtime hook under test.
+    enum RealHook {
+        case delegateSelection(ObjCDelegateSelectionHook)
+        case screenView(ObjCScreenViewHook)
+
+        func install(context: InteractionContext) throws(HookError) -> HookHandle {
+            switch self {
+            case .delegateSelection(let hook): try hook.install(context: context)
+            case .screenView(let hook): try hook.install(context: context)
+            }
+        }
+    }
+
     /// Counts what the hook reports, and writes each interaction to the app log, so
     /// the log shows whether it came before the original.
     final class Interactions: InteractionSink {
         let rows = Mutex<[Int]>([])
+        let screens = Mutex<[String]>([])
         func receive(_ interaction: Interaction) throws {
+            if interaction.point == .screenView {
+                let name = interaction.screen?.typeName ?? "nil"
+                screens.withLock { $0.append(name) }
+                ObjCSampleApp.note("screen \(name)")
+                return
+            }
             let row = interaction.details.listPosition?.index ?? -1
             rows.withLock { $0.append(row) }
             ObjCSampleApp.note("click row \(row)")
@@ -150,7 +191,7 @@ struct ObjCScenarioCommand {
     }
 
     static func run(
-        _ scenario: ObjCConformance.Scenario, hook: ObjCDelegateSelectionHook, mutation: InterceptionMutation?
+        _ scenario: ObjCConformance.Scenario, hook: RealHook, mutation: InterceptionMutation?
     ) throws -> ([Violation], Int) {
         let interactions = Interactions()
         let context = InteractionContext(sink: interactions)
@@ -172,7 +213,12 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.userSelectRow(row, in: table)
             for entry in ObjCSampleApp.log { note(entry) }
         }
-        func originals() -> String { String(ObjCSampleApp.log.filter { !$0.hasPrefix("click") }.count) }
+        func originals() -> String { String(ObjCSampleApp.log.filter { !$0.hasPrefix("click") && !$0.hasPrefix("screen ") }.count) }
+        func present(_ controller: ObjCObject) throws {
+            note("present \(runtime.reportedClass(of: controller)?.description ?? "nil")")
+            try ObjCSampleApp.present(controller)
+        }
+        func screens() -> String { "\(interactions.screens.withLock { $0 })" }
         let runtime = ObjCRuntime.shared
         let table = ObjCSampleApp.makeTable()
         switch scenario.id {
@@ -224,6 +270,50 @@ struct ObjCScenarioCommand {
             try runtime.removeObserver(observer, from: delegate, keyPath: "title")
             try ObjCSampleApp.setTitle("Profile", on: delegate)
             expect(.transparency, "KVO notifications after removal", "1", String(ObjCSampleApp.observedChanges))
+        case "OSV-1":
+            let controller = try require(ObjCSampleApp.makeController("ATAppViewController"))
+            try present(controller)
+            try present(controller)
+            let log = ObjCSampleApp.log
+            for entry in log { note(entry) }
+            expect(.oneInteraction, "screen views", "[\"ATAppViewController\", \"ATAppViewController\"]", screens())
+            expect(.originalOnce, "-[ATAppViewController viewDidAppear:] and -[ATViewController viewDidAppear:] calls", "2, 2",
+                   "\(log.filter { $0 == "-[ATAppViewController viewDidAppear:]" }.count), \(log.filter { $0 == "-[ATViewController viewDidAppear:]" }.count)")
+            let firstScreen = log.firstIndex(of: "screen ATAppViewController") ?? .max
+            let firstOverride = log.firstIndex(of: "-[ATAppViewController viewDidAppear:]") ?? .max
+            expect(.recordThenForward, "screen view before the override runs", "true", "\(firstScreen < firstOverride)")
+        case "OSV-2":
+            let controller = try require(ObjCSampleApp.makeController("ATAppNoSuperViewController"))
+            try present(controller)
+            for entry in ObjCSampleApp.log { note(entry) }
+            expect(.oneInteraction, "screen views", "[\"ATAppNoSuperViewController\"]", screens())
+            expect(.originalOnce, "-[ATAppNoSuperViewController viewDidAppear:] calls", "1",
+                   String(ObjCSampleApp.log.filter { $0 == "-[ATAppNoSuperViewController viewDidAppear:]" }.count))
+        case "OSV-3":
+            let base = try require(runtime.lookUpClass(named: "ATViewController"))
+            let late = try runtime.makeClassPair(superclass: base, named: "LateFeatureViewController")
+            runtime.addMethod(to: late, selector: "viewDidAppear:", implementation: ObjCSampleApp.overrideWithoutSuper, types: "v@:c")
+            try runtime.registerClass(late)
+            let controller = try require(ObjCSampleApp.makeController("LateFeatureViewController"))
+            try present(controller)
+            for entry in ObjCSampleApp.log { note(entry) }
+            expect(.oneInteraction, "screen views", "[\"LateFeatureViewController\"]", screens())
+            expect(.originalOnce, "-[LateFeatureViewController viewDidAppear:] calls", "1",
+                   String(ObjCSampleApp.log.filter { $0 == "-[LateFeatureViewController viewDidAppear:]" }.count))
+        case "OSV-4":
+            try handle.uninstall()
+            let controller = try require(ObjCSampleApp.makeController("ATAppViewController"))
+            try present(controller)
+            expect(.originalOnce, "appearance methods (load, override, super)", "3", originals())
+            expect(.lifecycle, "screen views after uninstall", "[]", screens())
+        case "OSV-5":
+            let controller = try require(ObjCSampleApp.makeController("ATAppNoSuperViewController"))
+            context.isEnabled = false
+            try present(controller)
+            expect(.lifecycle, "screen views while disabled", "[]", screens())
+            context.isEnabled = true
+            try present(controller)
+            expect(.oneInteraction, "screen views once enabled", "[\"ATAppNoSuperViewController\"]", screens())
         default:  // ODS-5
             let delegate = ObjCSampleApp.makeDelegate()
             ObjCSampleApp.setDelegate(delegate, of: table)
@@ -234,6 +324,17 @@ struct ObjCScenarioCommand {
             expect(.lifecycle, "interactions after uninstall", "[]", "\(interactions.rows.withLock { $0 })")
         }
         return (violations, context.mutationFires)
+    }
+
+    /// The value, or an error naming what the scenario could not make.
+    static func require<Value>(_ value: Value?, _ what: String = #function) throws -> Value {
+        guard let value else { throw ScenarioSetupError(what: what) }
+        return value
+    }
+
+    struct ScenarioSetupError: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "the scenario could not set up \(what)" }
     }
     #endif
 }

@@ -216,6 +216,18 @@ ATSendResult atr_appUserSelectRow(ATObjectRef _Nonnull table, long row);
 ATSendResult atr_appSetTitle(ATObjectRef _Nonnull object, const char *_Nonnull title);
 /** How many changes ATAppObserver instances were told about. */
 int atr_appObservedChanges(void);
+/** A new view controller of the class named `className` (ATAppViewController,
+    ATAppNoSuperViewController, or one made at run time under ATViewController), +1. */
+ATObjectRef _Nullable atr_appNewController(const char *_Nonnull className);
+/** Presents `controller` as UIKit does: `viewDidLoad` the first time, then
+    `viewDidAppear:`. */
+ATSendResult atr_appPresent(ATObjectRef _Nonnull controller);
+/** A `viewDidAppear:` override that logs and never calls super (types `v@:c`), for a
+    controller class made at run time. */
+ATImplementation _Nonnull atr_appOverrideWithoutSuperImplementation(void);
+/** `objc_getClassList`: fills `buffer` with up to `capacity` classes; returns how many
+    classes there are. */
+int atr_classList(ATClassRef _Nonnull *_Nullable buffer, int capacity);
 
 /* Benchmarks: message loops in C, sent as compiled code sends them. */
 

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// The delegate-selection hooks on the real runtime, through `autotrack conformance
-/// --backend objc`: every scenario runs in a process of its own (hooks are
+/// The real-runtime hooks (delegate selection, screen views) through `autotrack
+/// conformance --backend objc`: every scenario runs in a process of its own (hooks are
 /// process-wide, and a broken one crashes), so each outcome is that hook's alone.
-@Suite struct ObjCDelegateSelectionHookTests {
+@Suite struct RealRuntimeConformanceTests {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("autotrack")
 
     struct Report: Decodable {
@@ -35,14 +35,15 @@ import Testing
         return (process.terminationStatus, try JSONDecoder().decode([Report].self, from: Data(contentsOf: json)))
     }
 
-    @Test("both techniques pass every real-runtime scenario: a delegate, a subclass calling super, KVO before and after, uninstall, disabled")
+    @Test("every real-runtime hook passes every scenario of its point: delegates, subclasses calling super, KVO, overrides without super, late classes, uninstall, disabled")
     func builtInHooksPass() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
         let (status, reports) = try Self.conformance([])
-        #expect(reports.map(\.subject) == ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass"])
+        #expect(reports.map(\.subject) == ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"])
         for report in reports {
             #expect(report.backend == "objc")
-            #expect(report.outcomes.map(\.scenarioID) == ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6"])
+            #expect(report.outcomes.map(\.scenarioID) == (report.subject == "objc-screen-view"
+                ? ["OSV-1", "OSV-2", "OSV-3", "OSV-4", "OSV-5"] : ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6"]))
             for outcome in report.outcomes {
                 #expect(outcome.violations.isEmpty, "\(report.subject) \(outcome.scenarioID): \(outcome.violations.map { "\($0.measure) \($0.observed)" })")
             }
@@ -61,10 +62,13 @@ import Testing
         #expect(crashed.observed.contains("SIGSEGV"))
         #expect(crashed.transcript.contains { $0.contains("-class GSKVOATAppDelegate") }, "the transcript so far: the wrong -class")
         #expect(report.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == true)
-        // Then the combinator's operators on both real-runtime hooks: every one that
-        // changes a path the hook takes is caught.
-        let operators = reports.dropFirst()
-        #expect(operators.count == 20)
+        let baseOnly = try #require(reports.first { $0.subject == "objc-screen-view-base-only" })
+        #expect(Set(["OSV-2", "OSV-3"]).isSubset(of: Set(baseOnly.outcomes.filter { !$0.violations.isEmpty }.map(\.scenarioID))),
+                "a hook on the base class alone misses overrides without super")
+        // Then the combinator's operators on the three real-runtime hooks: every one
+        // that changes a path the hook takes is caught.
+        let operators = reports.dropFirst(2)
+        #expect(operators.count == 30)
         #expect(operators.first { $0.subject.hasSuffix("× call-original-twice") }?.outcomes.contains { !$0.violations.isEmpty } == true)
         #expect(operators.first { $0.subject.hasSuffix("× record-after-original") }?.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == false)
         #expect(status == 0, "the broken hook and every non-equivalent operator mutant were caught")
