@@ -51,6 +51,30 @@ public enum ObjCSampleApp {
     /// controller class made at run time.
     public static var overrideWithoutSuper: ObjCImplementation { ObjCImplementation(atr_appOverrideWithoutSuperImplementation()) }
 
+    /// A new control (`ATControl`) titled `title`.
+    public static func makeControl(title: String) -> ObjCObject { ObjCObject(owning: atr_appNewControl(title)) }
+
+    /// A new target (`ATAppActions`: `buyTapped:`, `logTapped:`).
+    public static func makeActions() -> ObjCObject { ObjCObject(owning: atr_appNewActions()) }
+
+    /// `[control addTarget:target action:action]` (the target is held unretained).
+    public static func addTarget(_ target: ObjCObject, action: String, to control: ObjCObject) {
+        atr_appControlAddTarget(control.pointer, target.pointer, action)
+    }
+
+    /// A touch on `control`: each target-action pair dispatched with one event object.
+    public static func touch(_ control: ObjCObject) throws(ObjCMessageError) { try ObjCRuntime.check(atr_appTouch(control.pointer)) }
+
+    /// `[control sendAction:action to:target forEvent:nil]`: an action sent from code.
+    public static func sendAction(_ action: String, to target: ObjCObject, from control: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appSendAction(control.pointer, target.pointer, action))
+    }
+
+    /// The title of the control at `address` (an `ATControl`, live for the call).
+    public static func controlTitle(ofControlAt address: UInt) -> String {
+        String(cString: atr_appControlTitle(OpaquePointer(bitPattern: address)!))
+    }
+
     /// The app log: one entry per original that ran.
     public static var log: [String] { (0..<atr_appLogCount()).map { String(cString: atr_appLogEntry($0)) } }
 

@@ -33,6 +33,19 @@ public struct ObjCCall: Hashable, Sendable {
     /// `nil` for `nil`.
     public var firstObject: ObjCObject? { OpaquePointer(bitPattern: first).map(ObjCObject.init(retaining:)) }
 
+    /// The name of the selector passed as argument `index` (0…3), e.g. the action of
+    /// `sendAction:to:forEvent:`; `nil` for a null selector.
+    public func selectorName(argument index: Int) -> String? {
+        OpaquePointer(bitPattern: [first, second, third, fourth][index]).map { String(cString: atr_selectorName($0)) }
+    }
+
+    /// The argument at `index` (0…3) as an object, retained for as long as the wrapper
+    /// lives; `nil` for `nil`. The argument must be an object.
+    public func object(argument index: Int) -> ObjCObject? {
+        let address = [first, second, third, fourth][index]
+        return OpaquePointer(bitPattern: address).map(ObjCObject.init(retaining:))
+    }
+
     /// The second argument's `longValue` (an `NSNumber` index), or `nil` when it is
     /// `nil` or does not answer.
     public var secondIntegerValue: Int? {

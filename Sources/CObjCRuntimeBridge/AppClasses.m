@@ -3,6 +3,7 @@
    delegate, and a view controller. Every call of theirs is written to the app log, so
    a test can tell how many times an original ran. */
 #import <Foundation/Foundation.h>
+#include <objc/message.h>
 #include <objc/runtime.h>
 #include <string.h>
 #include "CObjCRuntimeBridge.h"
@@ -204,6 +205,86 @@ ATSendResult atr_appSetTitle(ATObjectRef object, const char *title) {
     @autoreleasepool {
         @try {
             [(ATAppDelegate *)(void *)object setTitle:[NSString stringWithUTF8String:title]];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}
+
+/* The framework's control (UIControl's part): target-action pairs; a touch dispatches
+   each pair through sendAction:to:forEvent: with the touch's event. */
+@interface ATControl : NSObject {
+  @public
+    id targets[8];
+    SEL actions[8];
+    int pairs;
+    char title[32];
+}
+- (void)sendAction:(SEL)action to:(id)target forEvent:(id)event;
+- (void)_touchUpInside:(id)event;
+@end
+
+@implementation ATControl
+- (void)sendAction:(SEL)action to:(id)target forEvent:(id)event {
+    IMP imp = objc_msg_lookup(target, action);
+    ((void (*)(id, SEL, id))imp)(target, action, self);
+}
+- (void)_touchUpInside:(id)event {
+    for (int index = 0; index < pairs; index++) [self sendAction:actions[index] to:targets[index] forEvent:event];
+}
+@end
+
+/* The app's target. */
+@interface ATAppActions : NSObject
+- (void)buyTapped:(id)sender;
+- (void)logTapped:(id)sender;
+@end
+
+@implementation ATAppActions
+- (void)buyTapped:(id)sender { appLogWrite("-[ATAppActions buyTapped:]"); }
+- (void)logTapped:(id)sender { appLogWrite("-[ATAppActions logTapped:]"); }
+@end
+
+ATObjectRef atr_appNewControl(const char *title) {
+    ATControl *control = [ATControl new];
+    strncpy(control->title, title, sizeof(control->title) - 1);
+    return (ATObjectRef)(void *)control;
+}
+
+const char *atr_appControlTitle(ATObjectRef control) { return ((ATControl *)(void *)control)->title; }
+
+ATObjectRef atr_appNewActions(void) { return (ATObjectRef)(void *)[ATAppActions new]; }
+
+void atr_appControlAddTarget(ATObjectRef control, ATObjectRef target, const char *action) {
+    ATControl *shown = (ATControl *)(void *)control;
+    if (shown->pairs >= 8) return;
+    shown->targets[shown->pairs] = (id)(void *)target;
+    shown->actions[shown->pairs] = sel_registerName(action);
+    shown->pairs++;
+}
+
+ATSendResult atr_appTouch(ATObjectRef control) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        id event = [NSObject new];
+        @try {
+            [(ATControl *)(void *)control _touchUpInside:event];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+        [event release];
+    }
+    return result;
+}
+
+ATSendResult atr_appSendAction(ATObjectRef control, ATObjectRef target, const char *action) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            [(ATControl *)(void *)control sendAction:sel_registerName(action) to:(id)(void *)target forEvent:nil];
         } @catch (NSException *exception) {
             result.raised = true;
             strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);

@@ -18,6 +18,7 @@ import Testing
             let violations: [Violation]
         }
         let subject: String
+        let point: String
         let backend: String
         let outcomes: [Outcome]
     }
@@ -39,11 +40,15 @@ import Testing
     func builtInHooksPass() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
         let (status, reports) = try Self.conformance([])
-        #expect(reports.map(\.subject) == ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"])
+        #expect(reports.map(\.subject)
+            == ["objc-send-action", "objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"])
+        let scenarios = [
+            "send-action": ["OSA-1", "OSA-2", "OSA-3", "OSA-4", "OSA-5"], "screen-view": ["OSV-1", "OSV-2", "OSV-3", "OSV-4", "OSV-5"],
+            "delegate-selection": ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6"],
+        ]
         for report in reports {
             #expect(report.backend == "objc")
-            #expect(report.outcomes.map(\.scenarioID) == (report.subject == "objc-screen-view"
-                ? ["OSV-1", "OSV-2", "OSV-3", "OSV-4", "OSV-5"] : ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6"]))
+            #expect(report.outcomes.map(\.scenarioID) == scenarios[report.point])
             for outcome in report.outcomes {
                 #expect(outcome.violations.isEmpty, "\(report.subject) \(outcome.scenarioID): \(outcome.violations.map { "\($0.measure) \($0.observed)" })")
             }
@@ -55,8 +60,7 @@ import Testing
     func brokenHookCrashIsReported() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
         let (status, reports) = try Self.conformance(["--mutants"])
-        let report = try #require(reports.first)
-        #expect(report.subject == "objc-delegate-selection-dynamic-subclass-kvo-unaware")
+        let report = try #require(reports.first { $0.subject == "objc-delegate-selection-dynamic-subclass-kvo-unaware" })
         #expect(report.outcomes.count == 6, "every scenario ran, the crashed one too")
         let crashed = try #require(report.outcomes.first { $0.scenarioID == "ODS-3" }?.violations.first)
         #expect(crashed.observed.contains("SIGSEGV"))
@@ -65,12 +69,14 @@ import Testing
         let baseOnly = try #require(reports.first { $0.subject == "objc-screen-view-base-only" })
         #expect(Set(["OSV-2", "OSV-3"]).isSubset(of: Set(baseOnly.outcomes.filter { !$0.violations.isEmpty }.map(\.scenarioID))),
                 "a hook on the base class alone misses overrides without super")
-        // Then the combinator's operators on the three real-runtime hooks: every one
+        // Then the combinator's operators on the four real-runtime hooks: every one
         // that changes a path the hook takes is caught.
-        let operators = reports.dropFirst(2)
-        #expect(operators.count == 30)
+        let perDispatch = try #require(reports.first { $0.subject == "objc-send-action-per-dispatch" })
+        #expect(perDispatch.outcomes.first { $0.scenarioID == "OSA-1" }?.violations.isEmpty == false, "two clicks for one touch")
+        let operators = reports.dropFirst(3)
+        #expect(operators.count == 40)
         #expect(operators.first { $0.subject.hasSuffix("× call-original-twice") }?.outcomes.contains { !$0.violations.isEmpty } == true)
-        #expect(operators.first { $0.subject.hasSuffix("× record-after-original") }?.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == false)
+        #expect(operators.first { $0.subject == "objc-delegate-selection-method-wrapping × record-after-original" }?.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == false)
         #expect(status == 0, "the broken hook and every non-equivalent operator mutant were caught")
     }
 }

@@ -1,6 +1,7 @@
 import AutoTrackConformanceCore
 import AutoTrackInterception
 #if AUTOTRACK_OBJC
+import AutoTrackEvents
 import AutoTrackObjCBackend
 import AutoTrackObjCHooks
 import AutoTrackProperties
@@ -35,6 +36,16 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the original"),
         Scenario(id: "ODS-6", title: "tracking disabled: the method once, nothing recorded; enabled again: recorded",
                  failure: "a disabled SDK keeps recording (the user opted out)"),
+        Scenario(id: "OSA-1", title: "a touch on a control with two target-actions: one click, before the first action; each action once",
+                 failure: "two $AppClick for one tap on a control with two targets", point: "send-action"),
+        Scenario(id: "OSA-2", title: "an action sent from code (no event): the action once, no click",
+                 failure: "programmatic sends reported as user clicks", point: "send-action"),
+        Scenario(id: "OSA-3", title: "two touches: two clicks, each action twice",
+                 failure: "the second tap deduplicated against the first", point: "send-action"),
+        Scenario(id: "OSA-4", title: "after uninstall: each action once, nothing recorded",
+                 failure: "an uninstalled hook still records, or skips the original", point: "send-action"),
+        Scenario(id: "OSA-5", title: "tracking disabled: nothing recorded; enabled again: one click",
+                 failure: "a disabled SDK keeps recording (the user opted out)", point: "send-action"),
         Scenario(id: "OSV-1", title: "a controller whose override calls super: one screen view per appearance, before the override runs",
                  failure: "two $AppViewScreen per appearance (base and override both wrapped), or none", point: "screen-view"),
         Scenario(id: "OSV-2", title: "an override that never calls super: one screen view per appearance",
@@ -52,12 +63,15 @@ enum ObjCConformance {
 
     /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
     static func subjectNames(mutants: Bool) -> [String] {
-        mutants ? ["objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only"]
-            : ["objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"]
+        mutants ? ["objc-send-action-per-dispatch", "objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only"]
+            : ["objc-send-action", "objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"]
     }
 
     /// The interception point of a subject.
-    static func point(of subject: String) -> String { subject.hasPrefix("objc-screen-view") ? "screen-view" : "delegate-selection" }
+    static func point(of subject: String) -> String {
+        if subject.hasPrefix("objc-screen-view") { return "screen-view" }
+        return subject.hasPrefix("objc-send-action") ? "send-action" : "delegate-selection"
+    }
 
     /// Whether this build has the real runtime.
     static var isAvailable: Bool {
@@ -131,6 +145,11 @@ struct ObjCScenarioCommand {
             var broken = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
             broken.stepsAsideForKeyValueObserving = false
             hook = .delegateSelection(broken)
+        case "objc-send-action": hook = .sendAction(ObjCSendActionHook())
+        case "objc-send-action-per-dispatch":
+            var broken = ObjCSendActionHook()
+            broken.deduplicatesTouches = false
+            hook = .sendAction(broken)
         case "objc-screen-view": hook = .screenView(ObjCScreenViewHook())
         case "objc-screen-view-base-only":
             var broken = ObjCScreenViewHook()
@@ -161,11 +180,13 @@ struct ObjCScenarioCommand {
     #if AUTOTRACK_OBJC
     /// A real-runtime hook under test.
     enum RealHook {
+        case sendAction(ObjCSendActionHook)
         case delegateSelection(ObjCDelegateSelectionHook)
         case screenView(ObjCScreenViewHook)
 
         func install(context: InteractionContext) throws(HookError) -> HookHandle {
             switch self {
+            case .sendAction(let hook): try hook.install(context: context)
             case .delegateSelection(let hook): try hook.install(context: context)
             case .screenView(let hook): try hook.install(context: context)
             }
@@ -177,7 +198,15 @@ struct ObjCScenarioCommand {
     final class Interactions: InteractionSink {
         let rows = Mutex<[Int]>([])
         let screens = Mutex<[String]>([])
+        let clicks = Mutex<[String]>([])
         func receive(_ interaction: Interaction) throws {
+            if interaction.point == .sendAction {
+                let content: String
+                if case .string(let text)? = interaction.element?.properties["$element_content"] { content = text } else { content = "?" }
+                clicks.withLock { $0.append(content) }
+                ObjCSampleApp.note("click \(content)")
+                return
+            }
             if interaction.point == .screenView {
                 let name = interaction.screen?.typeName ?? "nil"
                 screens.withLock { $0.append(name) }
@@ -214,6 +243,15 @@ struct ObjCScenarioCommand {
             for entry in ObjCSampleApp.log { note(entry) }
         }
         func originals() -> String { String(ObjCSampleApp.log.filter { !$0.hasPrefix("click") && !$0.hasPrefix("screen ") }.count) }
+        func clicks() -> String { "\(interactions.clicks.withLock { $0 })" }
+        func count(_ entry: String) -> Int { ObjCSampleApp.log.filter { $0 == entry }.count }
+        func makeControl() -> (ObjCObject, ObjCObject) {
+            let control = ObjCSampleApp.makeControl(title: "Buy")
+            let actions = ObjCSampleApp.makeActions()
+            ObjCSampleApp.addTarget(actions, action: "buyTapped:", to: control)
+            ObjCSampleApp.addTarget(actions, action: "logTapped:", to: control)
+            return (control, actions)
+        }
         func present(_ controller: ObjCObject) throws {
             note("present \(runtime.reportedClass(of: controller)?.description ?? "nil")")
             try ObjCSampleApp.present(controller)
@@ -270,6 +308,44 @@ struct ObjCScenarioCommand {
             try runtime.removeObserver(observer, from: delegate, keyPath: "title")
             try ObjCSampleApp.setTitle("Profile", on: delegate)
             expect(.transparency, "KVO notifications after removal", "1", String(ObjCSampleApp.observedChanges))
+        case "OSA-1":
+            let (control, actions) = makeControl()
+            note("touch Buy")
+            try ObjCSampleApp.touch(control)
+            for entry in ObjCSampleApp.log { note(entry) }
+            withExtendedLifetime(actions) {}
+            expect(.oneInteraction, "clicks", "[\"Buy\"]", clicks())
+            expect(.originalOnce, "buyTapped:, logTapped: calls", "1, 1", "\(count("-[ATAppActions buyTapped:]")), \(count("-[ATAppActions logTapped:]"))")
+            expect(.recordThenForward, "first entry", "click Buy", ObjCSampleApp.log.first ?? "none")
+        case "OSA-2":
+            let (control, actions) = makeControl()
+            note("sendAction:to:forEvent: from code")
+            try ObjCSampleApp.sendAction("buyTapped:", to: actions, from: control)
+            expect(.filters, "clicks", "[]", clicks())
+            expect(.originalOnce, "buyTapped: calls", "1", String(count("-[ATAppActions buyTapped:]")))
+        case "OSA-3":
+            let (control, actions) = makeControl()
+            try ObjCSampleApp.touch(control)
+            try ObjCSampleApp.touch(control)
+            withExtendedLifetime(actions) {}
+            expect(.oneInteraction, "clicks", "[\"Buy\", \"Buy\"]", clicks())
+            expect(.originalOnce, "buyTapped: calls", "2", String(count("-[ATAppActions buyTapped:]")))
+        case "OSA-4":
+            let (control, actions) = makeControl()
+            try handle.uninstall()
+            try ObjCSampleApp.touch(control)
+            withExtendedLifetime(actions) {}
+            expect(.originalOnce, "actions", "2", originals())
+            expect(.lifecycle, "clicks after uninstall", "[]", clicks())
+        case "OSA-5":
+            let (control, actions) = makeControl()
+            context.isEnabled = false
+            try ObjCSampleApp.touch(control)
+            expect(.lifecycle, "clicks while disabled", "[]", clicks())
+            context.isEnabled = true
+            try ObjCSampleApp.touch(control)
+            withExtendedLifetime(actions) {}
+            expect(.oneInteraction, "clicks once enabled", "[\"Buy\"]", clicks())
         case "OSV-1":
             let controller = try require(ObjCSampleApp.makeController("ATAppViewController"))
             try present(controller)

@@ -225,6 +225,19 @@ ATSendResult atr_appPresent(ATObjectRef _Nonnull controller);
 /** A `viewDidAppear:` override that logs and never calls super (types `v@:c`), for a
     controller class made at run time. */
 ATImplementation _Nonnull atr_appOverrideWithoutSuperImplementation(void);
+/** A new ATControl titled `title` (+1). */
+ATObjectRef _Nonnull atr_appNewControl(const char *_Nonnull title);
+/** The control's title. */
+const char *_Nonnull atr_appControlTitle(ATObjectRef _Nonnull control);
+/** A new ATAppActions target (+1). */
+ATObjectRef _Nonnull atr_appNewActions(void);
+/** `[control addTarget:target action:action]` (the target is held unretained). */
+void atr_appControlAddTarget(ATObjectRef _Nonnull control, ATObjectRef _Nonnull target, const char *_Nonnull action);
+/** A touch: the control dispatches each target-action pair through
+    `sendAction:to:forEvent:` with one new event object. */
+ATSendResult atr_appTouch(ATObjectRef _Nonnull control);
+/** `[control sendAction:action to:target forEvent:nil]`: an action sent from code. */
+ATSendResult atr_appSendAction(ATObjectRef _Nonnull control, ATObjectRef _Nonnull target, const char *_Nonnull action);
 /** `objc_getClassList`: fills `buffer` with up to `capacity` classes; returns how many
     classes there are. */
 int atr_classList(ATClassRef _Nonnull *_Nullable buffer, int capacity);
