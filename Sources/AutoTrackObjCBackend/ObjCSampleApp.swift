@@ -75,6 +75,22 @@ public enum ObjCSampleApp {
         String(cString: atr_appControlTitle(OpaquePointer(bitPattern: address)!))
     }
 
+    /// A new tap recognizer (`ATTapGestureRecognizer`).
+    public static func makeTapRecognizer() -> ObjCObject { ObjCObject(owning: atr_appNewTapRecognizer()) }
+
+    /// `[recognizer addTarget:target action:action]`, sent as a message (hookable).
+    public static func addTarget(_ target: ObjCObject, action: String, toRecognizer recognizer: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appRecognizerAddTarget(recognizer.pointer, target.pointer, action))
+    }
+
+    /// A recognized tap: the recognizer sends each of its actions.
+    public static func recognizeTap(_ recognizer: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appRecognizeTap(recognizer.pointer))
+    }
+
+    /// How many target-action pairs the recognizer at `address` has (live for the call).
+    public static func targetCount(ofRecognizerAt address: UInt) -> Int { Int(atr_appRecognizerTargetCount(OpaquePointer(bitPattern: address)!)) }
+
     /// The app log: one entry per original that ran.
     public static var log: [String] { (0..<atr_appLogCount()).map { String(cString: atr_appLogEntry($0)) } }
 

@@ -240,11 +240,13 @@ ATSendResult atr_appSetTitle(ATObjectRef object, const char *title) {
 @interface ATAppActions : NSObject
 - (void)buyTapped:(id)sender;
 - (void)logTapped:(id)sender;
+- (void)bannerTapped:(id)recognizer;
 @end
 
 @implementation ATAppActions
 - (void)buyTapped:(id)sender { appLogWrite("-[ATAppActions buyTapped:]"); }
 - (void)logTapped:(id)sender { appLogWrite("-[ATAppActions logTapped:]"); }
+- (void)bannerTapped:(id)recognizer { appLogWrite("-[ATAppActions bannerTapped:]"); }
 @end
 
 ATObjectRef atr_appNewControl(const char *title) {
@@ -292,3 +294,59 @@ ATSendResult atr_appSendAction(ATObjectRef control, ATObjectRef target, const ch
     }
     return result;
 }
+
+/* The framework's tap recognizer (UITapGestureRecognizer's part): target-action pairs;
+   a recognized tap sends each action with the recognizer. */
+@interface ATTapGestureRecognizer : NSObject {
+  @public
+    id targets[8];
+    SEL actions[8];
+    int pairs;
+}
+- (void)addTarget:(id)target action:(SEL)action;
+- (void)_recognized;
+@end
+
+@implementation ATTapGestureRecognizer
+- (void)addTarget:(id)target action:(SEL)action {
+    if (pairs >= 8) return;
+    targets[pairs] = target;
+    actions[pairs] = action;
+    pairs++;
+}
+- (void)_recognized {
+    for (int index = 0; index < pairs; index++) {
+        IMP imp = objc_msg_lookup(targets[index], actions[index]);
+        ((void (*)(id, SEL, id))imp)(targets[index], actions[index], self);
+    }
+}
+@end
+
+ATObjectRef atr_appNewTapRecognizer(void) { return (ATObjectRef)(void *)[ATTapGestureRecognizer new]; }
+
+ATSendResult atr_appRecognizerAddTarget(ATObjectRef recognizer, ATObjectRef target, const char *action) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            [(ATTapGestureRecognizer *)(void *)recognizer addTarget:(id)(void *)target action:sel_registerName(action)];
+        } @catch (NSException *exception) {
+            result.raised = true;
+        }
+    }
+    return result;
+}
+
+ATSendResult atr_appRecognizeTap(ATObjectRef recognizer) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            [(ATTapGestureRecognizer *)(void *)recognizer _recognized];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}
+
+int atr_appRecognizerTargetCount(ATObjectRef recognizer) { return ((ATTapGestureRecognizer *)(void *)recognizer)->pairs; }

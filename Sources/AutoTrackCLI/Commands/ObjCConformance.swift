@@ -46,6 +46,16 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the original", point: "send-action"),
         Scenario(id: "OSA-5", title: "tracking disabled: nothing recorded; enabled again: one click",
                  failure: "a disabled SDK keeps recording (the user opted out)", point: "send-action"),
+        Scenario(id: "OGR-1", title: "a recognized tap: one click, before the app's action; the action once",
+                 failure: "a banner tap recorded after the app navigated away, or twice", point: "gesture"),
+        Scenario(id: "OGR-2", title: "a recognizer with two targets: one click, each action once",
+                 failure: "one tap, two $AppClick (one per target)", point: "gesture"),
+        Scenario(id: "OGR-3", title: "a recognizer the app gave no target: no click",
+                 failure: "clicks on views whose recognizer does nothing for the app (system recognizers)", point: "gesture"),
+        Scenario(id: "OGR-4", title: "after uninstall: the action once, nothing recorded",
+                 failure: "an uninstalled hook still records, or skips the original", point: "gesture"),
+        Scenario(id: "OGR-5", title: "tracking disabled: nothing recorded; enabled again: one click",
+                 failure: "a disabled SDK keeps recording (the user opted out)", point: "gesture"),
         Scenario(id: "OSV-1", title: "a controller whose override calls super: one screen view per appearance, before the override runs",
                  failure: "two $AppViewScreen per appearance (base and override both wrapped), or none", point: "screen-view"),
         Scenario(id: "OSV-2", title: "an override that never calls super: one screen view per appearance",
@@ -63,13 +73,15 @@ enum ObjCConformance {
 
     /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
     static func subjectNames(mutants: Bool) -> [String] {
-        mutants ? ["objc-send-action-per-dispatch", "objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only"]
-            : ["objc-send-action", "objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"]
+        mutants
+            ? ["objc-send-action-per-dispatch", "objc-gesture-targetless", "objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only"]
+            : ["objc-send-action", "objc-gesture", "objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"]
     }
 
     /// The interception point of a subject.
     static func point(of subject: String) -> String {
         if subject.hasPrefix("objc-screen-view") { return "screen-view" }
+        if subject.hasPrefix("objc-gesture") { return "gesture" }
         return subject.hasPrefix("objc-send-action") ? "send-action" : "delegate-selection"
     }
 
@@ -150,6 +162,11 @@ struct ObjCScenarioCommand {
             var broken = ObjCSendActionHook()
             broken.deduplicatesTouches = false
             hook = .sendAction(broken)
+        case "objc-gesture": hook = .gesture(ObjCGestureHook())
+        case "objc-gesture-targetless":
+            var broken = ObjCGestureHook()
+            broken.requiresTarget = false
+            hook = .gesture(broken)
         case "objc-screen-view": hook = .screenView(ObjCScreenViewHook())
         case "objc-screen-view-base-only":
             var broken = ObjCScreenViewHook()
@@ -181,12 +198,14 @@ struct ObjCScenarioCommand {
     /// A real-runtime hook under test.
     enum RealHook {
         case sendAction(ObjCSendActionHook)
+        case gesture(ObjCGestureHook)
         case delegateSelection(ObjCDelegateSelectionHook)
         case screenView(ObjCScreenViewHook)
 
         func install(context: InteractionContext) throws(HookError) -> HookHandle {
             switch self {
             case .sendAction(let hook): try hook.install(context: context)
+            case .gesture(let hook): try hook.install(context: context)
             case .delegateSelection(let hook): try hook.install(context: context)
             case .screenView(let hook): try hook.install(context: context)
             }
@@ -200,6 +219,11 @@ struct ObjCScenarioCommand {
         let screens = Mutex<[String]>([])
         let clicks = Mutex<[String]>([])
         func receive(_ interaction: Interaction) throws {
+            if interaction.point == .gesture {
+                clicks.withLock { $0.append("tap") }
+                ObjCSampleApp.note("click tap")
+                return
+            }
             if interaction.point == .sendAction {
                 let content: String
                 if case .string(let text)? = interaction.element?.properties["$element_content"] { content = text } else { content = "?" }
@@ -346,6 +370,45 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.touch(control)
             withExtendedLifetime(actions) {}
             expect(.oneInteraction, "clicks once enabled", "[\"Buy\"]", clicks())
+        case "OGR-1", "OGR-2", "OGR-3":
+            let recognizer = ObjCSampleApp.makeTapRecognizer()
+            let actions = ObjCSampleApp.makeActions()
+            if scenario.id != "OGR-3" { try ObjCSampleApp.addTarget(actions, action: "bannerTapped:", toRecognizer: recognizer) }
+            if scenario.id == "OGR-2" { try ObjCSampleApp.addTarget(actions, action: "logTapped:", toRecognizer: recognizer) }
+            note("tap the banner")
+            try ObjCSampleApp.recognizeTap(recognizer)
+            for entry in ObjCSampleApp.log { note(entry) }
+            withExtendedLifetime(actions) {}
+            switch scenario.id {
+            case "OGR-1":
+                expect(.oneInteraction, "clicks", "[\"tap\"]", clicks())
+                expect(.originalOnce, "bannerTapped: calls", "1", String(count("-[ATAppActions bannerTapped:]")))
+                expect(.recordThenForward, "first entry", "click tap", ObjCSampleApp.log.first ?? "none")
+            case "OGR-2":
+                expect(.oneInteraction, "clicks", "[\"tap\"]", clicks())
+                expect(.originalOnce, "bannerTapped:, logTapped: calls", "1, 1",
+                       "\(count("-[ATAppActions bannerTapped:]")), \(count("-[ATAppActions logTapped:]"))")
+            default:
+                expect(.filters, "clicks", "[]", clicks())
+            }
+        case "OGR-4", "OGR-5":
+            let recognizer = ObjCSampleApp.makeTapRecognizer()
+            let actions = ObjCSampleApp.makeActions()
+            try ObjCSampleApp.addTarget(actions, action: "bannerTapped:", toRecognizer: recognizer)
+            if scenario.id == "OGR-4" {
+                try handle.uninstall()
+                try ObjCSampleApp.recognizeTap(recognizer)
+                expect(.originalOnce, "bannerTapped: calls", "1", String(count("-[ATAppActions bannerTapped:]")))
+                expect(.lifecycle, "clicks after uninstall", "[]", clicks())
+            } else {
+                context.isEnabled = false
+                try ObjCSampleApp.recognizeTap(recognizer)
+                expect(.lifecycle, "clicks while disabled", "[]", clicks())
+                context.isEnabled = true
+                try ObjCSampleApp.recognizeTap(recognizer)
+                expect(.oneInteraction, "clicks once enabled", "[\"tap\"]", clicks())
+            }
+            withExtendedLifetime(actions) {}
         case "OSV-1":
             let controller = try require(ObjCSampleApp.makeController("ATAppViewController"))
             try present(controller)

@@ -238,6 +238,14 @@ void atr_appControlAddTarget(ATObjectRef _Nonnull control, ATObjectRef _Nonnull 
 ATSendResult atr_appTouch(ATObjectRef _Nonnull control);
 /** `[control sendAction:action to:target forEvent:nil]`: an action sent from code. */
 ATSendResult atr_appSendAction(ATObjectRef _Nonnull control, ATObjectRef _Nonnull target, const char *_Nonnull action);
+/** A new ATTapGestureRecognizer (+1). */
+ATObjectRef _Nonnull atr_appNewTapRecognizer(void);
+/** `[recognizer addTarget:target action:action]` (a message: hookable). */
+ATSendResult atr_appRecognizerAddTarget(ATObjectRef _Nonnull recognizer, ATObjectRef _Nonnull target, const char *_Nonnull action);
+/** A recognized tap: the recognizer sends each of its actions. */
+ATSendResult atr_appRecognizeTap(ATObjectRef _Nonnull recognizer);
+/** How many target-action pairs the recognizer has. */
+int atr_appRecognizerTargetCount(ATObjectRef _Nonnull recognizer);
 /** `objc_getClassList`: fills `buffer` with up to `capacity` classes; returns how many
     classes there are. */
 int atr_classList(ATClassRef _Nonnull *_Nullable buffer, int capacity);
