@@ -91,6 +91,20 @@ public enum ObjCSampleApp {
     /// How many target-action pairs the recognizer at `address` has (live for the call).
     public static func targetCount(ofRecognizerAt address: UInt) -> Int { Int(atr_appRecognizerTargetCount(OpaquePointer(bitPattern: address)!)) }
 
+    /// `+[ATAlertAction actionWithTitle:handler:]`, sent as a message (hookable): a new
+    /// action whose handler logs `handled <title>`, or none.
+    public static func makeAlertAction(title: String, withHandler: Bool = true) -> ObjCObject {
+        ObjCObject(retaining: atr_appMakeAlertAction(title, withHandler))
+    }
+
+    /// The user taps the action: the framework runs its handler.
+    public static func tap(alertAction action: ObjCObject) throws(ObjCMessageError) {
+        try ObjCRuntime.check(atr_appTapAlertAction(action.pointer))
+    }
+
+    /// The title of the alert action at `address` (live for the call).
+    public static func alertActionTitle(at address: UInt) -> String { String(cString: atr_appAlertActionTitle(OpaquePointer(bitPattern: address)!)) }
+
     /// The app log: one entry per original that ran.
     public static var log: [String] { (0..<atr_appLogCount()).map { String(cString: atr_appLogEntry($0)) } }
 

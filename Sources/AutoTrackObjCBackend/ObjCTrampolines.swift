@@ -57,9 +57,18 @@ public struct ObjCCall: Hashable, Sendable {
     /// Calls `implementation` with this call's receiver, selector and arguments,
     /// unchanged: how a wrapper runs the original. It must not raise an Objective-C
     /// exception (one cannot unwind through Swift).
-    public func call(_ implementation: ObjCImplementation) {
-        typealias Method = @convention(c) (UInt, UInt, UInt, UInt, UInt, UInt) -> Void
-        unsafeBitCast(Int(bitPattern: implementation.address), to: Method.self)(receiver, selector, first, second, third, fourth)
+    @discardableResult
+    public func call(_ implementation: ObjCImplementation) -> UInt {
+        call(implementation, first: first, second: second, third: third, fourth: fourth)
+    }
+
+    /// Calls `implementation` with this call's receiver and selector and the given
+    /// arguments — the caller's, with one replaced (a handler wrapped before it is
+    /// stored). Returns what it returns (an integer or an address; nothing for `void`).
+    @discardableResult
+    public func call(_ implementation: ObjCImplementation, first: UInt, second: UInt, third: UInt, fourth: UInt) -> UInt {
+        typealias Method = @convention(c) (UInt, UInt, UInt, UInt, UInt, UInt) -> UInt
+        return unsafeBitCast(Int(bitPattern: implementation.address), to: Method.self)(receiver, selector, first, second, third, fourth)
     }
 }
 
@@ -71,12 +80,12 @@ public enum ObjCTrampolines {
     /// How many trampolines a process has.
     public static let capacity = Int(ATR_TRAMPOLINES)
 
-    private static let bodies = Mutex<[Int32: @Sendable (ObjCCall) -> Void]>([:])
+    private static let bodies = Mutex<[Int32: @Sendable (ObjCCall) -> UInt]>([:])
 
     private static let handler: ATTrampolineHandler = { slot, receiver, selector, first, second, third, fourth in
-        guard let body = ObjCTrampolines.bodies.withLock({ $0[slot] }) else { return }
+        guard let body = ObjCTrampolines.bodies.withLock({ $0[slot] }) else { return 0 }
         func address(_ pointer: OpaquePointer?) -> UInt { pointer.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0 }
-        body(ObjCCall(
+        return body(ObjCCall(
             receiver: address(receiver), selector: address(selector), first: UInt(first), second: UInt(second), third: UInt(third),
             fourth: UInt(fourth)))
     }
@@ -85,6 +94,15 @@ public enum ObjCTrampolines {
     /// every trampoline is taken. Trampolines are never given back: an IMP may stay in
     /// a method list (another library may have stacked on it) for the process's life.
     public static func make(_ body: @escaping @Sendable (ObjCCall) -> Void) -> ObjCImplementation? {
+        makeReturning { call in
+            body(call)
+            return 0
+        }
+    }
+
+    /// An implementation for a method that returns an integer or an object: `body`'s
+    /// result is the method's (an address for an object, not retained).
+    public static func makeReturning(_ body: @escaping @Sendable (ObjCCall) -> UInt) -> ObjCImplementation? {
         bodies.withLock { bodies -> ObjCImplementation? in
             if bodies.isEmpty { atr_setTrampolineHandler(handler) }
             guard bodies.count < capacity, let trampoline = atr_trampoline(Int32(bodies.count)) else { return nil }

@@ -110,7 +110,7 @@ public struct ObjCDelegateSelectionHook: Sendable {
                 selectionInterceptor.intercept(dedupe: .reentrancy(key(call))) {
                     hookSwitch.isOn ? interaction(call, name: name) : nil
                 } original: {
-                    call.call(original)
+                    _ = call.call(original)
                 }
             } ?? original
         }
@@ -126,7 +126,7 @@ public struct ObjCDelegateSelectionHook: Sendable {
                 interceptor.intercept(dedupe: .reentrancy(key(call))) {
                     interaction(call, name: name)
                 } original: {
-                    if let superImplementation = runtime.superImplementation(for: call, compiledIn: subclass) { call.call(superImplementation) }
+                    if let superImplementation = runtime.superImplementation(for: call, compiledIn: subclass) { _ = call.call(superImplementation) }
                 }
             }) else { throw HookError.methodNotAdded(className: subclass.description, selector: "\(selection) (no trampoline left)") }
             runtime.addMethod(to: subclass, selector: selection, implementation: override, types: "v@:@@")

@@ -51,7 +51,7 @@ public struct ObjCGestureHook: Sendable {
                         properties: ["$element_type": .string(type)])
                     return Interaction(point: .gesture, element: element, screen: nil, details: InteractionDetails(gestureKind: "tap"), capturedBy: name)
                 } original: {
-                    call.call(original)
+                    _ = call.call(original)
                 }
             }) else {
                 failure = .methodNotAdded(className: recognizer.description, selector: "\(dispatchSelector) (no trampoline left)")

@@ -114,7 +114,7 @@ public struct ObjCScreenViewHook: Sendable {
                     screen: ScreenSnapshot(typeName: screen, typeHierarchy: [screen], properties: ["$screen_name": .string(screen)]),
                     details: InteractionDetails(animated: call.first & 0xFF != 0, screenViewReason: "appear"), capturedBy: interceptor.capturedBy)
             } original: {
-                call.call(original)
+                _ = call.call(original)
             }
         }
     }

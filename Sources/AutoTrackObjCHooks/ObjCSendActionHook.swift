@@ -50,7 +50,7 @@ public struct ObjCSendActionHook: Sendable {
                     guard event != nil || !deduplicatesTouches else { throw CaptureSkip.filtered }
                     return Self.click(call, name: name)
                 } original: {
-                    call.call(original)
+                    _ = call.call(original)
                 }
             }) else {
                 failure = .methodNotAdded(className: control.description, selector: "sendAction:to:forEvent: (no trampoline left)")

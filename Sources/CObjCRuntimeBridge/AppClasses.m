@@ -6,6 +6,7 @@
 #include <objc/message.h>
 #include <objc/runtime.h>
 #include <string.h>
+#include <Block.h>
 #include "CObjCRuntimeBridge.h"
 
 enum { APP_LOG_LIMIT = 256 };
@@ -350,3 +351,71 @@ ATSendResult atr_appRecognizeTap(ATObjectRef recognizer) {
 }
 
 int atr_appRecognizerTargetCount(ATObjectRef recognizer) { return ((ATTapGestureRecognizer *)(void *)recognizer)->pairs; }
+
+/* The framework's alert action (UIAlertAction's part): made with a handler block, which
+   runs when the user taps the action. */
+typedef void (^ATAlertHandler)(id action);
+
+@interface ATAlertAction : NSObject {
+  @public
+    char title[32];
+    ATAlertHandler handler;
+}
++ (id)actionWithTitle:(const char *)title handler:(ATAlertHandler)handler;
+- (void)_tapped;
+@end
+
+@implementation ATAlertAction
++ (id)actionWithTitle:(const char *)title handler:(ATAlertHandler)handler {
+    ATAlertAction *action = [[self new] autorelease];
+    strncpy(action->title, title, sizeof(action->title) - 1);
+    action->handler = handler ? Block_copy(handler) : NULL;
+    return action;
+}
+- (void)_tapped {
+    if (handler) handler(self);
+}
+- (void)dealloc {
+    if (handler) Block_release(handler);
+    [super dealloc];
+}
+@end
+
+static ATAlertHandlerCallback alertCallback = 0;
+
+void atr_setAlertHandlerCallback(ATAlertHandlerCallback callback) { alertCallback = callback; }
+
+void *atr_wrapAlertHandler(void *handler, int token) {
+    ATAlertHandler original = (ATAlertHandler)handler;
+    ATAlertHandler wrapped = ^(id action) {
+        if (alertCallback) alertCallback(token, (ATObjectRef)(void *)action, (void *)original);
+    };
+    return (void *)Block_copy(wrapped);
+}
+
+void atr_invokeAlertHandler(void *handler, ATObjectRef action) { ((ATAlertHandler)handler)((id)(void *)action); }
+
+void atr_releaseAlertHandler(void *handler) { Block_release((ATAlertHandler)handler); }
+
+ATObjectRef atr_appMakeAlertAction(const char *title, bool withHandler) {
+    char entry[64];
+    snprintf(entry, sizeof(entry), "handled %s", title);
+    char *copy = strdup(entry);
+    ATAlertHandler handler = withHandler ? ^(id action) { appLogWrite(copy); } : NULL;
+    return (ATObjectRef)(void *)[ATAlertAction actionWithTitle:title handler:handler];
+}
+
+ATSendResult atr_appTapAlertAction(ATObjectRef action) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            [(ATAlertAction *)(void *)action _tapped];
+        } @catch (NSException *exception) {
+            result.raised = true;
+            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}
+
+const char *atr_appAlertActionTitle(ATObjectRef action) { return ((ATAlertAction *)(void *)action)->title; }

@@ -1,8 +1,9 @@
 /* Trampolines: distinct IMPs that hand their call to one Swift handler with their slot
    number, so every installation of a hook (each wrapped class) gets its own IMP and
    knows which one it is — what imp_implementationWithBlock gives on objc4, which GCC's
-   runtime lacks. One signature: void, the receiver, the selector and up to four
-   integer or pointer arguments (`tableView:didSelectRowAtIndexPath:`,
+   runtime lacks. One signature: the receiver, the selector and up to four integer or
+   pointer arguments, returning an integer or pointer (ignored by callers of `void`
+   methods) (`tableView:didSelectRowAtIndexPath:`,
    `addObserver:forKeyPath:options:context:` …); arguments a method does not take are
    whatever the registers hold, and are passed on unchanged. */
 #include "CObjCRuntimeBridge.h"
@@ -12,8 +13,8 @@ static ATTrampolineHandler handler = 0;
 void atr_setTrampolineHandler(ATTrampolineHandler newHandler) { handler = newHandler; }
 
 #define TRAMPOLINE(n) \
-    static void trampoline_##n(ATObjectRef self, ATSelectorRef _cmd, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d) { \
-        if (handler) handler(n, self, _cmd, a, b, c, d); \
+    static uintptr_t trampoline_##n(ATObjectRef self, ATSelectorRef _cmd, uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d) { \
+        return handler ? handler(n, self, _cmd, a, b, c, d) : 0; \
     }
 
 TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3) TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)

@@ -24,6 +24,16 @@ enum ObjCConformance {
     }
 
     static let scenarios: [Scenario] = [
+        Scenario(id: "OAA-1", title: "an alert action tapped: one click with its title, before its handler; the handler once",
+                 failure: "alert taps lost, or recorded after the handler dismissed the screen", point: "alert-action"),
+        Scenario(id: "OAA-2", title: "an action made without a handler: still one click",
+                 failure: "Cancel buttons without handlers never counted", point: "alert-action"),
+        Scenario(id: "OAA-3", title: "two actions, each tapped: a click for each, with its own title",
+                 failure: "one action's click reported with another's title", point: "alert-action"),
+        Scenario(id: "OAA-4", title: "after uninstall: handlers (of actions made before and after) once, nothing recorded",
+                 failure: "an uninstalled hook still records, or skips the handler", point: "alert-action"),
+        Scenario(id: "OAA-5", title: "tracking disabled: nothing recorded; enabled again: one click",
+                 failure: "a disabled SDK keeps recording (the user opted out)", point: "alert-action"),
         Scenario(id: "ODS-1", title: "a tap on a delegate: one interaction, then its method once; -class is the app's",
                  failure: "double or missing $AppClick on a row, or the snapshot taken after the app changed the screen"),
         Scenario(id: "ODS-2", title: "a delegate subclass whose override calls super: both originals once, one interaction",
@@ -74,14 +84,21 @@ enum ObjCConformance {
     /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
     static func subjectNames(mutants: Bool) -> [String] {
         mutants
-            ? ["objc-send-action-per-dispatch", "objc-gesture-targetless", "objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only"]
-            : ["objc-send-action", "objc-gesture", "objc-delegate-selection-method-wrapping", "objc-delegate-selection-dynamic-subclass", "objc-screen-view"]
+            ? [
+                "objc-send-action-per-dispatch", "objc-gesture-targetless", "objc-alert-action-handlers-only",
+                "objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only",
+            ]
+            : [
+                "objc-send-action", "objc-gesture", "objc-alert-action", "objc-delegate-selection-method-wrapping",
+                "objc-delegate-selection-dynamic-subclass", "objc-screen-view",
+            ]
     }
 
     /// The interception point of a subject.
     static func point(of subject: String) -> String {
         if subject.hasPrefix("objc-screen-view") { return "screen-view" }
         if subject.hasPrefix("objc-gesture") { return "gesture" }
+        if subject.hasPrefix("objc-alert-action") { return "alert-action" }
         return subject.hasPrefix("objc-send-action") ? "send-action" : "delegate-selection"
     }
 
@@ -167,6 +184,11 @@ struct ObjCScenarioCommand {
             var broken = ObjCGestureHook()
             broken.requiresTarget = false
             hook = .gesture(broken)
+        case "objc-alert-action": hook = .alertAction(ObjCAlertActionHook())
+        case "objc-alert-action-handlers-only":
+            var broken = ObjCAlertActionHook()
+            broken.wrapsMissingHandlers = false
+            hook = .alertAction(broken)
         case "objc-screen-view": hook = .screenView(ObjCScreenViewHook())
         case "objc-screen-view-base-only":
             var broken = ObjCScreenViewHook()
@@ -199,6 +221,7 @@ struct ObjCScenarioCommand {
     enum RealHook {
         case sendAction(ObjCSendActionHook)
         case gesture(ObjCGestureHook)
+        case alertAction(ObjCAlertActionHook)
         case delegateSelection(ObjCDelegateSelectionHook)
         case screenView(ObjCScreenViewHook)
 
@@ -206,6 +229,7 @@ struct ObjCScenarioCommand {
             switch self {
             case .sendAction(let hook): try hook.install(context: context)
             case .gesture(let hook): try hook.install(context: context)
+            case .alertAction(let hook): try hook.install(context: context)
             case .delegateSelection(let hook): try hook.install(context: context)
             case .screenView(let hook): try hook.install(context: context)
             }
@@ -224,7 +248,7 @@ struct ObjCScenarioCommand {
                 ObjCSampleApp.note("click tap")
                 return
             }
-            if interaction.point == .sendAction {
+            if interaction.point == .sendAction || interaction.point == .alertAction {
                 let content: String
                 if case .string(let text)? = interaction.element?.properties["$element_content"] { content = text } else { content = "?" }
                 clicks.withLock { $0.append(content) }
@@ -409,6 +433,44 @@ struct ObjCScenarioCommand {
                 expect(.oneInteraction, "clicks once enabled", "[\"tap\"]", clicks())
             }
             withExtendedLifetime(actions) {}
+        case "OAA-1", "OAA-2", "OAA-3":
+            let leave = ObjCSampleApp.makeAlertAction(title: "Leave", withHandler: scenario.id != "OAA-2")
+            let cancel = ObjCSampleApp.makeAlertAction(title: "Cancel")
+            note("tap Leave")
+            try ObjCSampleApp.tap(alertAction: leave)
+            if scenario.id == "OAA-3" {
+                note("tap Cancel")
+                try ObjCSampleApp.tap(alertAction: cancel)
+            }
+            for entry in ObjCSampleApp.log { note(entry) }
+            switch scenario.id {
+            case "OAA-1":
+                expect(.oneInteraction, "clicks", "[\"Leave\"]", clicks())
+                expect(.originalOnce, "handler runs", "1", String(count("handled Leave")))
+                expect(.recordThenForward, "first entry", "click Leave", ObjCSampleApp.log.first ?? "none")
+            case "OAA-2":
+                expect(.oneInteraction, "clicks", "[\"Leave\"]", clicks())
+            default:
+                expect(.oneInteraction, "clicks", "[\"Leave\", \"Cancel\"]", clicks())
+                expect(.originalOnce, "handler runs (Leave, Cancel)", "1, 1", "\(count("handled Leave")), \(count("handled Cancel"))")
+            }
+        case "OAA-4":
+            let before = ObjCSampleApp.makeAlertAction(title: "Before")
+            try handle.uninstall()
+            let after = ObjCSampleApp.makeAlertAction(title: "After")
+            try ObjCSampleApp.tap(alertAction: before)
+            try ObjCSampleApp.tap(alertAction: after)
+            expect(.originalOnce, "handler runs (made before, after uninstall)", "1, 1", "\(count("handled Before")), \(count("handled After"))")
+            expect(.lifecycle, "clicks after uninstall", "[]", clicks())
+        case "OAA-5":
+            let action = ObjCSampleApp.makeAlertAction(title: "OK")
+            context.isEnabled = false
+            try ObjCSampleApp.tap(alertAction: action)
+            expect(.lifecycle, "clicks while disabled", "[]", clicks())
+            context.isEnabled = true
+            try ObjCSampleApp.tap(alertAction: action)
+            expect(.oneInteraction, "clicks once enabled", "[\"OK\"]", clicks())
+            expect(.originalOnce, "handler runs", "2", String(count("handled OK")))
         case "OSV-1":
             let controller = try require(ObjCSampleApp.makeController("ATAppViewController"))
             try present(controller)

@@ -179,15 +179,15 @@ int atr_oracleTraceCount(void);
 /** Entry `index` of the calling thread's trace. */
 int atr_oracleTraceEntry(int index);
 
-/* Trampolines: distinct IMPs of `void` methods taking up to four integer or pointer
-   arguments, that call one handler with their slot, so each installation of a hook has
-   an IMP of its own. */
+/* Trampolines: distinct IMPs of methods taking up to four integer or pointer arguments
+   and returning an integer, a pointer or nothing, that call one handler with their
+   slot, so each installation of a hook has an IMP of its own. */
 
 /** How many trampoline slots there are. */
 enum { ATR_TRAMPOLINES = 32 };
 /** What a trampoline calls: its slot, then the message's receiver, selector and arguments. */
-typedef void (*ATTrampolineHandler)(int slot, ATObjectRef _Nullable receiver, ATSelectorRef _Nullable selector,
-                                    uintptr_t first, uintptr_t second, uintptr_t third, uintptr_t fourth);
+typedef uintptr_t (*ATTrampolineHandler)(int slot, ATObjectRef _Nullable receiver, ATSelectorRef _Nullable selector,
+                                         uintptr_t first, uintptr_t second, uintptr_t third, uintptr_t fourth);
 /** Sets the handler every trampoline calls. */
 void atr_setTrampolineHandler(ATTrampolineHandler _Nullable handler);
 /** The trampoline of `slot`, or NULL outside 0 ..< ATR_TRAMPOLINES. */
@@ -238,6 +238,27 @@ void atr_appControlAddTarget(ATObjectRef _Nonnull control, ATObjectRef _Nonnull 
 ATSendResult atr_appTouch(ATObjectRef _Nonnull control);
 /** `[control sendAction:action to:target forEvent:nil]`: an action sent from code. */
 ATSendResult atr_appSendAction(ATObjectRef _Nonnull control, ATObjectRef _Nonnull target, const char *_Nonnull action);
+/** What a wrapped alert handler calls: the token it was wrapped with, the action, and
+    the original handler (NULL when there was none), which the callee runs with
+    atr_invokeAlertHandler. */
+typedef void (*ATAlertHandlerCallback)(int token, ATObjectRef _Nonnull action, void *_Nullable originalHandler);
+/** Sets the callback every wrapped alert handler calls. */
+void atr_setAlertHandlerCallback(ATAlertHandlerCallback _Nullable callback);
+/** A new handler block (+1, a heap block) that calls the callback with `token`, the
+    action and `handler` (a block taking the action, or NULL). */
+void *_Nonnull atr_wrapAlertHandler(void *_Nullable handler, int token);
+/** Releases a handler block made by atr_wrapAlertHandler (once the action copied it). */
+void atr_releaseAlertHandler(void *_Nonnull handler);
+/** Runs an alert handler block with `action`. */
+void atr_invokeAlertHandler(void *_Nonnull handler, ATObjectRef _Nonnull action);
+/** `+[ATAlertAction actionWithTitle:handler:]` (a message: hookable): a new action whose
+    handler logs `handled <title>`, or none with `withHandler` false. +0 (autoreleased
+    into the caller's pool: retain it). */
+ATObjectRef _Nonnull atr_appMakeAlertAction(const char *_Nonnull title, bool withHandler);
+/** The user taps the action: the framework runs its handler. */
+ATSendResult atr_appTapAlertAction(ATObjectRef _Nonnull action);
+/** The action's title. */
+const char *_Nonnull atr_appAlertActionTitle(ATObjectRef _Nonnull action);
 /** A new ATTapGestureRecognizer (+1). */
 ATObjectRef _Nonnull atr_appNewTapRecognizer(void);
 /** `[recognizer addTarget:target action:action]` (a message: hookable). */
