@@ -38,11 +38,10 @@ public struct ObjCAlertActionHook: Sendable {
         let runtime = ObjCRuntime.shared
         guard let actionClass = runtime.lookUpClass(named: actionClassName) else { throw .classNotFound(className: actionClassName) }
         let name = self.name, wrapsMissing = wrapsMissingHandlers
-        var failure: HookError?
-        let handle = try MethodWrapper.install(
-            name: name, runtime: runtime, cls: actionClass, selector: "actionWithTitle:handler:", isClassMethod: true
-        ) { original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+        return try TrampolineWrapping.install(
+            name: name, cls: actionClass, selector: "actionWithTitle:handler:", isClassMethod: true, context: context
+        ) { original, interceptor in
+            let hookSwitch = interceptor.hookSwitch
             let token = ObjCAlertHandlers.register { action, originalHandler in
                 interceptor.intercept {
                     let title = ObjCSampleApp.alertActionTitle(at: action)
@@ -54,19 +53,13 @@ public struct ObjCAlertActionHook: Sendable {
                     if let originalHandler { ObjCAlertHandlers.invoke(originalHandler, with: action) }
                 }
             }
-            guard let wrapper = ObjCTrampolines.makeReturning({ call in
+            return ObjCTrampolines.makeReturning { call in
                 // The handler is the second argument: stored wrapped, once per action.
                 guard hookSwitch.isOn, call.second != 0 || wrapsMissing else { return call.call(original) }
                 let wrapped = ObjCAlertHandlers.wrap(handler: call.second, token: token)
                 defer { ObjCAlertHandlers.release(wrapped: wrapped) }
                 return call.call(original, first: call.first, second: wrapped, third: call.third, fourth: call.fourth)
-            }) else {
-                failure = .methodNotAdded(className: actionClass.description, selector: "+actionWithTitle:handler: (no trampoline left)")
-                return original
             }
-            return wrapper
         }
-        if let failure { throw failure }
-        return handle
     }
 }

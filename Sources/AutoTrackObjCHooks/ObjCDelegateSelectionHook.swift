@@ -67,22 +67,14 @@ public struct ObjCDelegateSelectionHook: Sendable {
         let runtime = ObjCRuntime.shared
         guard let table = runtime.lookUpClass(named: tableClassName) else { throw .classNotFound(className: tableClassName) }
         let name = self.name, technique = self.technique, stepsAside = stepsAsideForKeyValueObserving
-        var failure: HookError?
-        let handle = try MethodWrapper.install(name: name, runtime: runtime, cls: table, selector: "setDelegate:") { original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-            guard let wrapper = ObjCTrampolines.make({ call in
-                if hookSwitch.isOn, let delegate = call.firstObject {
+        return try TrampolineWrapping.install(name: name, cls: table, selector: "setDelegate:", context: context) { original, interceptor in
+            ObjCTrampolines.make { call in
+                if interceptor.hookSwitch.isOn, let delegate = call.firstObject {
                     Self.prepare(delegate, technique: technique, stepsAside: stepsAside, interceptor: interceptor, name: name)
                 }
                 call.call(original)
-            }) else {
-                failure = .methodNotAdded(className: table.description, selector: "setDelegate: (no trampoline left)")
-                return original
             }
-            return wrapper
         }
-        if let failure { throw failure }
-        return handle
     }
 
     /// Makes `delegate`'s selections reach the interceptor.

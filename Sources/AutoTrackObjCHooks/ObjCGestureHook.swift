@@ -39,10 +39,8 @@ public struct ObjCGestureHook: Sendable {
         let runtime = ObjCRuntime.shared
         guard let recognizer = runtime.lookUpClass(named: recognizerClassName) else { throw .classNotFound(className: recognizerClassName) }
         let name = self.name, requiresTarget = self.requiresTarget
-        var failure: HookError?
-        let handle = try MethodWrapper.install(name: name, runtime: runtime, cls: recognizer, selector: dispatchSelector) { original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-            guard let wrapper = ObjCTrampolines.make({ call in
+        return try TrampolineWrapping.install(name: name, cls: recognizer, selector: dispatchSelector, context: context) { original, interceptor in
+            ObjCTrampolines.make { call in
                 interceptor.intercept {
                     if requiresTarget, ObjCSampleApp.targetCount(ofRecognizerAt: call.receiver) == 0 { throw CaptureSkip.filtered }
                     let type = runtime.reportedClassName(ofObjectAt: call.receiver)
@@ -53,13 +51,7 @@ public struct ObjCGestureHook: Sendable {
                 } original: {
                     _ = call.call(original)
                 }
-            }) else {
-                failure = .methodNotAdded(className: recognizer.description, selector: "\(dispatchSelector) (no trampoline left)")
-                return original
             }
-            return wrapper
         }
-        if let failure { throw failure }
-        return handle
     }
 }

@@ -42,22 +42,15 @@ public struct ObjCScreenViewHook: Sendable {
         guard let base = runtime.lookUpClass(named: baseClassName) else { throw .classNotFound(className: baseClassName) }
         let name = self.name, wrapsOverrides = self.wrapsOverrides
         let wrapped = WrappedClasses()
-        var failure: HookError?
         // viewDidLoad: wraps the loading controller's overrides, then runs the original.
-        let loading = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidLoad") { original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-            guard let wrapper = ObjCTrampolines.make({ call in
-                if hookSwitch.isOn, wrapsOverrides {
+        let loading = try TrampolineWrapping.install(name: name, cls: base, selector: "viewDidLoad", context: context) { original, interceptor in
+            ObjCTrampolines.make { call in
+                if interceptor.hookSwitch.isOn, wrapsOverrides {
                     Self.wrapOverrides(of: call.receiverClass, base: base, interceptor: interceptor, wrapped: wrapped)
                 }
                 call.call(original)
-            }) else {
-                failure = .methodNotAdded(className: base.description, selector: "viewDidLoad (no trampoline left)")
-                return original
             }
-            return wrapper
         }
-        if let failure { throw failure }
         let appearing = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidAppear:") { original, hookSwitch in
             Self.appearance(original, interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)) ?? original
         }

@@ -36,11 +36,9 @@ public struct ObjCSendActionHook: Sendable {
         let runtime = ObjCRuntime.shared
         guard let control = runtime.lookUpClass(named: controlClassName) else { throw .classNotFound(className: controlClassName) }
         let name = self.name, deduplicatesTouches = self.deduplicatesTouches
-        var failure: HookError?
-        let handle = try MethodWrapper.install(name: name, runtime: runtime, cls: control, selector: "sendAction:to:forEvent:") {
-            original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-            guard let wrapper = ObjCTrampolines.make({ call in
+        return try TrampolineWrapping.install(name: name, cls: control, selector: "sendAction:to:forEvent:", context: context) {
+            original, interceptor in
+            ObjCTrampolines.make { call in
                 // The touch's event and the control, by identity across the touch's
                 // dispatches: the same wrapper for the same object while it is recent.
                 let event = call.third == 0 ? nil : IdentityCache.shared.object(for: call.third) { call.object(argument: 2) }
@@ -52,14 +50,8 @@ public struct ObjCSendActionHook: Sendable {
                 } original: {
                     _ = call.call(original)
                 }
-            }) else {
-                failure = .methodNotAdded(className: control.description, selector: "sendAction:to:forEvent: (no trampoline left)")
-                return original
             }
-            return wrapper
         }
-        if let failure { throw failure }
-        return handle
     }
 
     static func click(_ call: ObjCCall, name: String) -> Interaction {

@@ -27,6 +27,22 @@ static void appLogWrite(const char *entry) {
 
 void atr_appLogNote(const char *entry) { appLogWrite(entry); }
 
+/* Runs `body` in an autorelease pool, catching what it raises: the shape of every call
+   the bridge makes into the app. */
+static ATSendResult catching(void (^body)(void)) {
+    ATSendResult result = {0, false, {0}};
+    @autoreleasepool {
+        @try {
+            body();
+        } @catch (NSException *exception) {
+            result.raised = true;
+            const char *name = [[exception name] UTF8String];
+            strncpy(result.exceptionName, name ? name : "unnamed", sizeof(result.exceptionName) - 1);
+        }
+    }
+    return result;
+}
+
 void atr_appLogClear(void) {
     if (appLogLock == nil) appLogLock = [NSLock new];
     [appLogLock lock];
@@ -147,20 +163,14 @@ ATObjectRef atr_appNewController(const char *className) {
 }
 
 ATSendResult atr_appPresent(ATObjectRef controller) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            ATViewController *shown = (ATViewController *)(void *)controller;
-            if (!shown->loaded) {
-                shown->loaded = YES;
-                [shown viewDidLoad];
-            }
-            [shown viewDidAppear:YES];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
+    ATSendResult result = catching(^{
+        ATViewController *shown = (ATViewController *)(void *)controller;
+        if (!shown->loaded) {
+            shown->loaded = YES;
+            [shown viewDidLoad];
         }
-    }
+        [shown viewDidAppear:YES];
+    });
     return result;
 }
 
@@ -189,28 +199,16 @@ void atr_appTableSetDelegate(ATObjectRef table, ATObjectRef delegate) {
 }
 
 ATSendResult atr_appUserSelectRow(ATObjectRef table, long row) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            [(ATAppTable *)(void *)table userSelectRow:row];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
-        }
-    }
+    ATSendResult result = catching(^{
+        [(ATAppTable *)(void *)table userSelectRow:row];
+    });
     return result;
 }
 
 ATSendResult atr_appSetTitle(ATObjectRef object, const char *title) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            [(ATAppDelegate *)(void *)object setTitle:[NSString stringWithUTF8String:title]];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
-        }
-    }
+    ATSendResult result = catching(^{
+        [(ATAppDelegate *)(void *)object setTitle:[NSString stringWithUTF8String:title]];
+    });
     return result;
 }
 
@@ -269,30 +267,18 @@ void atr_appControlAddTarget(ATObjectRef control, ATObjectRef target, const char
 }
 
 ATSendResult atr_appTouch(ATObjectRef control) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        id event = [NSObject new];
-        @try {
-            [(ATControl *)(void *)control _touchUpInside:event];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
-        }
-        [event release];
-    }
+    id event = [NSObject new];
+    ATSendResult result = catching(^{
+        [(ATControl *)(void *)control _touchUpInside:event];
+    });
+    [event release];
     return result;
 }
 
 ATSendResult atr_appSendAction(ATObjectRef control, ATObjectRef target, const char *action) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            [(ATControl *)(void *)control sendAction:sel_registerName(action) to:(id)(void *)target forEvent:nil];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
-        }
-    }
+    ATSendResult result = catching(^{
+        [(ATControl *)(void *)control sendAction:sel_registerName(action) to:(id)(void *)target forEvent:nil];
+    });
     return result;
 }
 
@@ -326,27 +312,16 @@ ATSendResult atr_appSendAction(ATObjectRef control, ATObjectRef target, const ch
 ATObjectRef atr_appNewTapRecognizer(void) { return (ATObjectRef)(void *)[ATTapGestureRecognizer new]; }
 
 ATSendResult atr_appRecognizerAddTarget(ATObjectRef recognizer, ATObjectRef target, const char *action) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            [(ATTapGestureRecognizer *)(void *)recognizer addTarget:(id)(void *)target action:sel_registerName(action)];
-        } @catch (NSException *exception) {
-            result.raised = true;
-        }
-    }
+    ATSendResult result = catching(^{
+        [(ATTapGestureRecognizer *)(void *)recognizer addTarget:(id)(void *)target action:sel_registerName(action)];
+    });
     return result;
 }
 
 ATSendResult atr_appRecognizeTap(ATObjectRef recognizer) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            [(ATTapGestureRecognizer *)(void *)recognizer _recognized];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
-        }
-    }
+    ATSendResult result = catching(^{
+        [(ATTapGestureRecognizer *)(void *)recognizer _recognized];
+    });
     return result;
 }
 
@@ -406,15 +381,9 @@ ATObjectRef atr_appMakeAlertAction(const char *title, bool withHandler) {
 }
 
 ATSendResult atr_appTapAlertAction(ATObjectRef action) {
-    ATSendResult result = {0, false, {0}};
-    @autoreleasepool {
-        @try {
-            [(ATAlertAction *)(void *)action _tapped];
-        } @catch (NSException *exception) {
-            result.raised = true;
-            strncpy(result.exceptionName, [[exception name] UTF8String], sizeof(result.exceptionName) - 1);
-        }
-    }
+    ATSendResult result = catching(^{
+        [(ATAlertAction *)(void *)action _tapped];
+    });
     return result;
 }
 
