@@ -126,6 +126,10 @@ enum ModelExecution {
                 observations.append(.sent(trace: trace.current, raised: raised))
             case .addClassMethod(let cls, let index, let choice):
                 observations.append(.added(runtime.addMethod(to: classes[cls].metaclass, selector(index), implementation(choice), types: types(choice))))
+            case .overrideRespondsTo(let cls, let answer):
+                let override = Implementation("respondsToSelector: \(answer)") { _ in .bool(answer) }
+                _ = runtime.replaceMethod(in: classes[cls], Selectors.respondsToSelector, override, types: "c@::")
+                observations.append(.overridden)
             case .sendToClass(let cls, let index):
                 trace.reset()
                 var raised = false

@@ -93,6 +93,9 @@ enum ObjCExecution {
                 observations.append(.sent(trace: trace, raised: result.raised))
             case .addClassMethod(let cls, let index, let choice):
                 observations.append(.added(atr_addMethod(atr_metaclass(classes[cls]), selectors[index], implementation(choice), types(choice))))
+            case .overrideRespondsTo(let cls, let answer):
+                _ = atr_replaceMethod(classes[cls], atr_selector("respondsToSelector:"), atr_oracleRespondsImplementation(answer), "c@::")
+                observations.append(.overridden)
             case .sendToClass(let cls, let index):
                 atr_oracleResetTrace()
                 let result = atr_send0(classes[cls], selectors[index])

@@ -82,6 +82,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         case addClassMethod(cls: Int, selector: Int, implementation: Implementation)
         /// `[class selector]`: a message to the class object.
         case sendToClass(cls: Int, selector: Int)
+        /// `class_replaceMethod(class, respondsToSelector:, …)`: an override answering
+        /// `answer` for every selector.
+        case overrideRespondsTo(cls: Int, answer: Bool)
 
         /// The operation in a line, with selectors by name.
         public var description: String {
@@ -100,6 +103,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             case .addClassMethod(let cls, let selector, let implementation):
                 return "class_addMethod(object_getClass(C\(cls)), \(sel(selector)), \(implementation))"
             case .sendToClass(let cls, let selector): return "[C\(cls) \(sel(selector))]"
+            case .overrideRespondsTo(let cls, let answer): return "class_replaceMethod(C\(cls), respondsToSelector:, return \(answer ? "YES" : "NO"))"
             }
         }
     }
@@ -161,7 +165,8 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                     firstClass: cls, firstSelector: plainSelector(), secondClass: pick(0..<classCount), secondSelector: plainSelector()))
             case 70..<80: operations.append(.setImplementation(cls: cls, selector: plainSelector(), implementation: implementation()))
             case 80..<88: operations.append(.setClass(object: object, cls: cls))
-            case 88..<92: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 88..<91: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 91..<92: operations.append(.overrideRespondsTo(cls: cls, answer: pick(0..<2) == 0))
             case 92..<94: operations.append(.addClassMethod(cls: cls, selector: plainSelector(), implementation: classImplementation()))
             case 94..<96: operations.append(.sendToClass(cls: cls, selector: plainSelector()))
             default:
@@ -189,6 +194,8 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
     case setImplementation(Int?)
     /// An isa swizzle (nothing to compare).
     case setClass
+    /// A `respondsToSelector:` override installed (nothing to compare; later answers are).
+    case overridden
     /// The implementations a send ran, in order, and whether it raised (an
     /// unrecognised selector).
     case sent(trace: [Int], raised: Bool)
@@ -203,6 +210,7 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
         case .exchanged(let exchanged): exchanged ? "exchanged" : "not exchanged (a method is missing)"
         case .setImplementation(let previous): "set, previous \(previous.map(String.init) ?? "no method")"
         case .setClass: "isa set"
+        case .overridden: "overridden"
         case .sent(let trace, let raised): "ran [\(trace.map(String.init).joined(separator: " "))]\(raised ? ", raised" : "")"
         case .responds(let answer): "responds \(answer)"
         }

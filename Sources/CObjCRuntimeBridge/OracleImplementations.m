@@ -106,6 +106,11 @@ static const IMP forwardTable[ATR_ORACLE_TAGS] = {
 
 ATImplementation atr_oracleImplementation(int tag) { return (ATImplementation)plainTable[tag & (ATR_ORACLE_TAGS - 1)]; }
 ATImplementation atr_oracleSuperImplementation(int tag) { return (ATImplementation)superTable[tag & (ATR_ORACLE_TAGS - 1)]; }
+static BOOL respondsYes(id self, SEL _cmd, SEL selector) { return YES; }
+static BOOL respondsNo(id self, SEL _cmd, SEL selector) { return NO; }
+
+ATImplementation atr_oracleRespondsImplementation(bool answer) { return (ATImplementation)(answer ? respondsYes : respondsNo); }
+
 ATImplementation atr_oracleForwardingSignatureImplementation(void) { return (ATImplementation)forwardingSignature; }
 
 ATImplementation atr_oracleForwardingImplementation(int tag) { return (ATImplementation)forwardTable[tag & (ATR_ORACLE_TAGS - 1)]; }

@@ -154,6 +154,8 @@ void atr_oracleBindSuper(int tag, ATClassRef _Nullable cls);
     invocation on the object bound with atr_oracleBindForwardingTarget; when the trace
     is full it raises as `doesNotRecognizeSelector:`. Types `v@:@`. */
 ATImplementation _Nonnull atr_oracleForwardingImplementation(int tag);
+/** A `respondsToSelector:` override answering `answer` for every selector. Types `c@::`. */
+ATImplementation _Nonnull atr_oracleRespondsImplementation(bool answer);
 /** The `methodSignatureForSelector:` that goes with the forwarding implementations:
     `q@:` for every selector. Types `@@::`. */
 ATImplementation _Nonnull atr_oracleForwardingSignatureImplementation(void);
