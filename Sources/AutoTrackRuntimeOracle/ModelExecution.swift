@@ -26,6 +26,13 @@ enum ModelExecution {
         var current: [Int] { entries.withLock { $0 } }
     }
 
+    /// Counts key-value notifications.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
     /// The program's objects, for forwarding implementations to return.
     final class Objects: Sendable {
         let all = Mutex<[RuntimeObject]>([])
@@ -40,6 +47,12 @@ enum ModelExecution {
             // A fresh runtime per program: names cannot collide and classes register.
             let parent = superclass.map { classes[$0] } ?? runtime.rootClass
             let cls = try! runtime.allocateClassPair(superclass: parent, name: "C\(index)")
+            if superclass == nil {
+                runtime.addMethod(to: cls, Selector(RuntimeProgram.setter), Implementation("setter") { _ in
+                    _ = trace.record(400)
+                    return .void
+                }, types: "v@:@")
+            }
             try! runtime.registerClassPair(cls)
             classes.append(cls)
         }
@@ -87,6 +100,8 @@ enum ModelExecution {
             return "q@:"
         }
 
+        let notifications = Counter()
+        var tokens: [Int: ObservationToken] = [:]
         var observations: [Observation] = []
         for operation in program.operations {
             switch operation {
@@ -126,6 +141,24 @@ enum ModelExecution {
                 observations.append(.sent(trace: trace.current, raised: raised))
             case .addClassMethod(let cls, let index, let choice):
                 observations.append(.added(runtime.addMethod(to: classes[cls].metaclass, selector(index), implementation(choice), types: types(choice))))
+            case .observe(let object):
+                let token = try? runtime.addObservation(of: "oracleValue", on: made[object]) { _, _ in notifications.add() }
+                tokens[object] = token
+                observations.append(.observation(token != nil))
+            case .unobserve(let object):
+                guard let token = tokens.removeValue(forKey: object) else {
+                    observations.append(.observation(false))
+                    continue
+                }
+                observations.append(.observation((try? runtime.removeObservation(token)) != nil))
+            case .setValue(let object):
+                trace.reset()
+                let before = notifications.value
+                _ = try? runtime.send(made[object], Selector(RuntimeProgram.setter), MessageArguments(.object(nil)))
+                observations.append(.set(trace: trace.current, notifications: notifications.value - before))
+            case .reportedClass(let object):
+                let reported = (try? runtime.send(made[object], Selectors.class))?.object as? RuntimeClass
+                observations.append(.reports(reported.flatMap { cls in classes.firstIndex { $0 === cls } } ?? -1))
             case .overrideRespondsTo(let cls, let answer):
                 let override = Implementation("respondsToSelector: \(answer)") { _ in .bool(answer) }
                 _ = runtime.replaceMethod(in: classes[cls], Selectors.respondsToSelector, override, types: "c@::")

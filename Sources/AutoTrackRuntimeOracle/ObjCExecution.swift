@@ -23,6 +23,10 @@ enum ObjCExecution {
             // Registered classes cannot be disposed of: each program's names are new.
             let parent = superclass.map { classes[$0] } ?? root
             guard let cls = atr_allocateClassPair(parent, "AutoTrackOracle\(number)_C\(index)") else { return [] }
+            if superclass == nil {
+                _ = atr_addMethod(cls, atr_selector(RuntimeProgram.setter), atr_oracleSetterImplementation(), "v@:@")
+                _ = atr_addMethod(cls, atr_selector("oracleValue"), atr_oracleGetterImplementation(), "@@:")
+            }
             atr_registerClassPair(cls)
             classes.append(cls)
         }
@@ -56,6 +60,14 @@ enum ObjCExecution {
         func entry(_ imp: ATImplementation) -> Int { Int(atr_oracleTag(imp)) }
         let selectors = RuntimeProgram.selectors.map { atr_selector($0) }
 
+        let observer = atr_appNewObserver()
+        defer { atr_release(observer) }
+        var observedObjects = Set<Int>()
+        defer {
+            // Observations are removed before the objects go (KVO requires it).
+            for object in observedObjects { _ = atr_removeObserver(objects[object], observer, "oracleValue") }
+        }
+        let setter = atr_selector(RuntimeProgram.setter)
         var observations: [Observation] = []
         for operation in program.operations {
             switch operation {
@@ -93,6 +105,25 @@ enum ObjCExecution {
                 observations.append(.sent(trace: trace, raised: result.raised))
             case .addClassMethod(let cls, let index, let choice):
                 observations.append(.added(atr_addMethod(atr_metaclass(classes[cls]), selectors[index], implementation(choice), types(choice))))
+            case .observe(let object):
+                let added = !atr_addObserver(objects[object], observer, "oracleValue").raised
+                if added { observedObjects.insert(object) }
+                observations.append(.observation(added))
+            case .unobserve(let object):
+                guard observedObjects.remove(object) != nil else {
+                    observations.append(.observation(false))
+                    continue
+                }
+                observations.append(.observation(!atr_removeObserver(objects[object], observer, "oracleValue").raised))
+            case .setValue(let object):
+                atr_oracleResetTrace()
+                let before = atr_appObservedChanges()
+                _ = atr_send1(objects[object], setter, nil)
+                let trace = (0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }
+                observations.append(.set(trace: trace, notifications: Int(atr_appObservedChanges() - before)))
+            case .reportedClass(let object):
+                let reported = atr_reportedClass(objects[object])
+                observations.append(.reports(reported.flatMap { cls in classes.firstIndex { $0 == cls } } ?? -1))
             case .overrideRespondsTo(let cls, let answer):
                 _ = atr_replaceMethod(classes[cls], atr_selector("respondsToSelector:"), atr_oracleRespondsImplementation(answer), "c@::")
                 observations.append(.overridden)

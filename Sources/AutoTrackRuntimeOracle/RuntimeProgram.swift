@@ -85,6 +85,14 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         /// `class_replaceMethod(class, respondsToSelector:, …)`: an override answering
         /// `answer` for every selector.
         case overrideRespondsTo(cls: Int, answer: Bool)
+        /// `[object addObserver:… forKeyPath:@"oracleValue" …]` (key-value observing).
+        case observe(object: Int)
+        /// `[object removeObserver:… forKeyPath:@"oracleValue"]`.
+        case unobserve(object: Int)
+        /// `[object setOracleValue:…]`: the setter's trace, and the notifications.
+        case setValue(object: Int)
+        /// `[object class]`: which class the object reports.
+        case reportedClass(object: Int)
 
         /// The operation in a line, with selectors by name.
         public var description: String {
@@ -104,6 +112,10 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                 return "class_addMethod(object_getClass(C\(cls)), \(sel(selector)), \(implementation))"
             case .sendToClass(let cls, let selector): return "[C\(cls) \(sel(selector))]"
             case .overrideRespondsTo(let cls, let answer): return "class_replaceMethod(C\(cls), respondsToSelector:, return \(answer ? "YES" : "NO"))"
+            case .observe(let object): return "[o\(object) addObserver:observer forKeyPath:@\"oracleValue\" …]"
+            case .unobserve(let object): return "[o\(object) removeObserver:observer forKeyPath:@\"oracleValue\"]"
+            case .setValue(let object): return "[o\(object) setOracleValue:…]"
+            case .reportedClass(let object): return "[o\(object) class]"
             }
         }
     }
@@ -124,6 +136,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// The object a forwarding implementation returns.
     public func forwardingTarget(of tag: Int) -> Int { tag % objectClasses.count }
+
+    /// Every class has `setOracleValue:` (writing 400), the key-value observed property.
+    public static let setter = "setOracleValue:"
 
     /// The program as a person reads it: classes, objects, then one operation a line.
     public var description: String {
@@ -154,8 +169,30 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         }
         func plainSelector() -> Int { pick(0..<forwardingSelector) }
         var operations: [Operation] = []
+        // GNUstep's KVO builds on the reported class, objc4's on the real one (a known,
+        // pinned difference): observed objects are never isa-swizzled, and observations
+        // are single.
+        var observed = Set<Int>()
+        // GNUstep's key-value coding asks the object's respondsToSelector: for the
+        // accessors (objc4's looks at the class): another pinned difference, so a program
+        // overrides respondsToSelector: or observes, not both.
+        var observes = false, overridesResponds = false
         for _ in 0..<pick(4..<25) {
             let cls = pick(0..<classCount), object = pick(0..<objectClasses.count)
+            if pick(0..<100) < 12 {
+                switch pick(0..<4) {
+                case 0 where !observed.contains(object) && !overridesResponds:
+                    observed.insert(object)
+                    observes = true
+                    operations.append(.observe(object: object))
+                case 1 where observed.contains(object):
+                    observed.remove(object)
+                    operations.append(.unobserve(object: object))
+                case 2: operations.append(.setValue(object: object))
+                default: operations.append(.reportedClass(object: object))
+                }
+                continue
+            }
             switch pick(0..<100) {
             case 0..<30: operations.append(.send(object: object, selector: plainSelector()))
             case 30..<50: operations.append(.addMethod(cls: cls, selector: plainSelector(), implementation: implementation()))
@@ -164,9 +201,13 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                 operations.append(.exchange(
                     firstClass: cls, firstSelector: plainSelector(), secondClass: pick(0..<classCount), secondSelector: plainSelector()))
             case 70..<80: operations.append(.setImplementation(cls: cls, selector: plainSelector(), implementation: implementation()))
-            case 80..<88: operations.append(.setClass(object: object, cls: cls))
+            case 80..<88 where !observed.contains(object): operations.append(.setClass(object: object, cls: cls))
+            case 80..<88: operations.append(.reportedClass(object: object))
             case 88..<91: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
-            case 91..<92: operations.append(.overrideRespondsTo(cls: cls, answer: pick(0..<2) == 0))
+            case 91..<92 where !observes:
+                overridesResponds = true
+                operations.append(.overrideRespondsTo(cls: cls, answer: pick(0..<2) == 0))
+            case 91..<92: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
             case 92..<94: operations.append(.addClassMethod(cls: cls, selector: plainSelector(), implementation: classImplementation()))
             case 94..<96: operations.append(.sendToClass(cls: cls, selector: plainSelector()))
             default:
@@ -196,6 +237,12 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
     case setClass
     /// A `respondsToSelector:` override installed (nothing to compare; later answers are).
     case overridden
+    /// An observation added or removed (`false`: there was none to remove).
+    case observation(Bool)
+    /// A setter's trace, and how many notifications the observers got.
+    case set(trace: [Int], notifications: Int)
+    /// The program class an object reports from `-class` (-1 for any other).
+    case reports(Int)
     /// The implementations a send ran, in order, and whether it raised (an
     /// unrecognised selector).
     case sent(trace: [Int], raised: Bool)
@@ -211,6 +258,9 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
         case .setImplementation(let previous): "set, previous \(previous.map(String.init) ?? "no method")"
         case .setClass: "isa set"
         case .overridden: "overridden"
+        case .observation(let done): done ? "observation changed" : "no observation to remove"
+        case .set(let trace, let notifications): "set ran [\(trace.map(String.init).joined(separator: " "))], \(notifications) notifications"
+        case .reports(let cls): cls < 0 ? "reports another class" : "reports C\(cls)"
         case .sent(let trace, let raised): "ran [\(trace.map(String.init).joined(separator: " "))]\(raised ? ", raised" : "")"
         case .responds(let answer): "responds \(answer)"
         }

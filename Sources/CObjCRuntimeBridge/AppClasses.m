@@ -192,6 +192,8 @@ static int observedChanges = 0;
 
 int atr_appObservedChanges(void) { return observedChanges; }
 
+ATObjectRef atr_appNewObserver(void) { return (ATObjectRef)(void *)[ATAppObserver new]; }
+
 ATObjectRef atr_appNewTable(void) { return (ATObjectRef)(void *)[ATAppTable new]; }
 
 void atr_appTableSetDelegate(ATObjectRef table, ATObjectRef delegate) {

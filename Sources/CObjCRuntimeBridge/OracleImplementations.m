@@ -106,6 +106,14 @@ static const IMP forwardTable[ATR_ORACLE_TAGS] = {
 
 ATImplementation atr_oracleImplementation(int tag) { return (ATImplementation)plainTable[tag & (ATR_ORACLE_TAGS - 1)]; }
 ATImplementation atr_oracleSuperImplementation(int tag) { return (ATImplementation)superTable[tag & (ATR_ORACLE_TAGS - 1)]; }
+static void oracleSetter(id self, SEL _cmd, id value) { record(400); }
+
+ATImplementation atr_oracleSetterImplementation(void) { return (ATImplementation)oracleSetter; }
+
+static id oracleGetter(id self, SEL _cmd) { return nil; }
+
+ATImplementation atr_oracleGetterImplementation(void) { return (ATImplementation)oracleGetter; }
+
 static BOOL respondsYes(id self, SEL _cmd, SEL selector) { return YES; }
 static BOOL respondsNo(id self, SEL _cmd, SEL selector) { return NO; }
 

@@ -180,4 +180,30 @@ import Testing
         _ = try model.addObservation(of: "title", on: object) { _, _ in }
         #expect(object.realClass.superclass === modelLayer, "objc4 and the model: the layer stays under KVO's class")
     }
+
+    @Test("GNUstep's key-value coding asks the object's respondsToSelector: for accessors: an override answering NO silences KVO; objc4 and the model notify")
+    func keyValueCodingAsksRespondsToSelector() throws {
+        let cls = try Self.makeClass("Observed")
+        Self.runtime.addMethod(to: cls, selector: "setOracleValue:", implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleSetterImplementation(), to: Int.self))), types: "v@:@")
+        Self.runtime.addMethod(to: cls, selector: "oracleValue", implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleGetterImplementation(), to: Int.self))), types: "@@:")
+        Self.runtime.addMethod(to: cls, selector: "respondsToSelector:", implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleRespondsImplementation(false), to: Int.self))), types: "c@::")
+        let object = try #require(Self.runtime.makeObject(of: cls))
+        let observer = ObjCSampleApp.makeObserver()
+        try Self.runtime.addObserver(observer, to: object, keyPath: "oracleValue")
+        let before = ObjCSampleApp.observedChanges
+        _ = try? Self.runtime.send(object, "setOracleValue:", nil)
+        #expect(ObjCSampleApp.observedChanges == before, "GNUstep: no notification")
+        try Self.runtime.removeObserver(observer, from: object, keyPath: "oracleValue")
+
+        let model = Runtime()
+        let modelClass = try model.defineClass("Observed", superclass: model.rootClass, methods: [
+            (Selector("setOracleValue:"), "v@:@", Implementation("set") { _ in .void }),
+            (Selectors.respondsToSelector, "c@::", Implementation("NO") { _ in .bool(false) }),
+        ])
+        let modelObject = try model.allocate(modelClass)
+        let notified = Atomic<Int>(0)
+        _ = try model.addObservation(of: "oracleValue", on: modelObject) { _, _ in notified.wrappingAdd(1, ordering: .relaxed) }
+        _ = try model.send(modelObject, Selector("setOracleValue:"), MessageArguments(.object(nil)))
+        #expect(notified.load(ordering: .relaxed) == 1, "objc4 and the model notify")
+    }
 }

@@ -154,6 +154,11 @@ void atr_oracleBindSuper(int tag, ATClassRef _Nullable cls);
     invocation on the object bound with atr_oracleBindForwardingTarget; when the trace
     is full it raises as `doesNotRecognizeSelector:`. Types `v@:@`. */
 ATImplementation _Nonnull atr_oracleForwardingImplementation(int tag);
+/** A setter (`setOracleValue:`, types `v@:@`) that writes 400: the key-value
+    observed property of the oracle's programs. */
+ATImplementation _Nonnull atr_oracleSetterImplementation(void);
+/** Its getter (`oracleValue`, types `@@:`): always nil. KVO reads it for the change. */
+ATImplementation _Nonnull atr_oracleGetterImplementation(void);
 /** A `respondsToSelector:` override answering `answer` for every selector. Types `c@::`. */
 ATImplementation _Nonnull atr_oracleRespondsImplementation(bool answer);
 /** The `methodSignatureForSelector:` that goes with the forwarding implementations:
@@ -218,6 +223,8 @@ ATSendResult atr_appUserSelectRow(ATObjectRef _Nonnull table, long row);
 ATSendResult atr_appSetTitle(ATObjectRef _Nonnull object, const char *_Nonnull title);
 /** How many changes ATAppObserver instances were told about. */
 int atr_appObservedChanges(void);
+/** A new ATAppObserver (+1). */
+ATObjectRef _Nonnull atr_appNewObserver(void);
 /** A new view controller of the class named `className` (ATAppViewController,
     ATAppNoSuperViewController, or one made at run time under ATViewController), +1. */
 ATObjectRef _Nullable atr_appNewController(const char *_Nonnull className);
