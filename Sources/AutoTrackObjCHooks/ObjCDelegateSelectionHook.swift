@@ -13,6 +13,9 @@ import AutoTrackProperties
 /// - ``Technique/methodWrapping``: the delegate's class gets a wrapper (a class that
 ///   only inherits the method gets a method of its own first). A subclass calling
 ///   `super` into a wrapped superclass records once (reentrancy).
+/// - ``Technique/forwardingProxy``: the table is given an `NSProxy` that forwards every
+///   message to the delegate (`methodSignatureForSelector:`/`forwardInvocation:` —
+///   GNUstep does not fast-forward compiled sends) and records selections first.
 /// - ``Technique/dynamicSubclass``: the delegate is isa-swizzled to a generated
 ///   subclass of its class whose override records and calls `super`, and whose
 ///   `-class` reports the app's class. A delegate that key-value observing has already
@@ -33,6 +36,8 @@ public struct ObjCDelegateSelectionHook: Sendable {
         case methodWrapping = "method-wrapping"
         /// Isa-swizzle the delegate to a generated subclass.
         case dynamicSubclass = "dynamic-subclass"
+        /// Hand the table a forwarding proxy (an `NSProxy`) in place of the delegate.
+        case forwardingProxy = "forwarding-proxy"
     }
 
     /// The technique.
@@ -68,13 +73,45 @@ public struct ObjCDelegateSelectionHook: Sendable {
         guard let table = runtime.lookUpClass(named: tableClassName) else { throw .classNotFound(className: tableClassName) }
         let name = self.name, technique = self.technique, stepsAside = stepsAsideForKeyValueObserving
         return try TrampolineWrapping.install(name: name, cls: table, selector: "setDelegate:", context: context) { original, interceptor in
-            ObjCTrampolines.make { call in
+            let proxyToken = technique == .forwardingProxy ? Self.registerProxyBody(interceptor: interceptor, name: name) : -1
+            return ObjCTrampolines.make { call in
                 if interceptor.hookSwitch.isOn, let delegate = call.firstObject {
+                    if technique == .forwardingProxy {
+                        // The table gets the proxy; the delegate keeps it alive.
+                        let proxy = Self.proxy(for: delegate, token: proxyToken)
+                        call.call(original, first: proxy.address, second: call.second, third: call.third, fourth: call.fourth)
+                        return
+                    }
                     Self.prepare(delegate, technique: technique, stepsAside: stepsAside, interceptor: interceptor, name: name)
                 }
                 call.call(original)
             }
         }
+    }
+
+    /// The forwarding proxies' handling of a selection: one interaction, then the
+    /// delegate's method once.
+    static func registerProxyBody(interceptor: Interceptor, name: String) -> Int32 {
+        ObjCForwardingProxies.register { forwarded in
+            let row = forwarded.integerValue(ofArgument: 3) ?? -1
+            interceptor.intercept(dedupe: .reentrancy(InteractionKey("objc-selection", objects: [], numbers: [Int(bitPattern: forwarded.target), row]))) {
+                Interaction(
+                    point: .delegateSelection, element: nil, screen: nil,
+                    details: InteractionDetails(listPosition: ListPosition(section: 0, index: row)), capturedBy: name)
+            } original: {
+                forwarded.invoke()
+            }
+        }
+    }
+
+    /// The delegate's proxy, made once and kept as its associated object.
+    static func proxy(for delegate: ObjCObject, token: Int32) -> ObjCObject {
+        let runtime = ObjCRuntime.shared
+        let key = "AutoTrackObjCHooks.forwardingProxy"
+        if let existing = runtime.associatedObject(for: key, on: delegate) as? ObjCObject { return existing }
+        let proxy = ObjCForwardingProxies.makeProxy(for: delegate, intercepting: selection, token: token)
+        runtime.setAssociatedObject(proxy, for: key, on: delegate)
+        return proxy
     }
 
     /// Makes `delegate`'s selections reach the interceptor.

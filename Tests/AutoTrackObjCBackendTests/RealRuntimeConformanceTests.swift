@@ -42,7 +42,8 @@ import Testing
         let (status, reports) = try Self.conformance([])
         #expect(reports.map(\.subject)
             == ["objc-send-action", "objc-gesture", "objc-alert-action", "objc-delegate-selection-method-wrapping",
-                "objc-delegate-selection-dynamic-subclass", "objc-screen-view"], "a hook at every interception point")
+                "objc-delegate-selection-dynamic-subclass", "objc-delegate-selection-forwarding-proxy", "objc-screen-view"],
+                "a hook at every interception point, every delegate technique")
         let scenarios = [
             "send-action": ["OSA-1", "OSA-2", "OSA-3", "OSA-4", "OSA-5"], "gesture": ["OGR-1", "OGR-2", "OGR-3", "OGR-4", "OGR-5"],
             "alert-action": ["OAA-1", "OAA-2", "OAA-3", "OAA-4", "OAA-5"],
@@ -72,7 +73,7 @@ import Testing
         let baseOnly = try #require(reports.first { $0.subject == "objc-screen-view-base-only" })
         #expect(Set(["OSV-2", "OSV-3"]).isSubset(of: Set(baseOnly.outcomes.filter { !$0.violations.isEmpty }.map(\.scenarioID))),
                 "a hook on the base class alone misses overrides without super")
-        // Then the combinator's operators on the six real-runtime hooks: every one
+        // Then the combinator's operators on the seven real-runtime hooks: every one
         // that changes a path the hook takes is caught.
         let perDispatch = try #require(reports.first { $0.subject == "objc-send-action-per-dispatch" })
         #expect(perDispatch.outcomes.first { $0.scenarioID == "OSA-1" }?.violations.isEmpty == false, "two clicks for one touch")
@@ -81,7 +82,7 @@ import Testing
         let handlersOnly = try #require(reports.first { $0.subject == "objc-alert-action-handlers-only" })
         #expect(handlersOnly.outcomes.first { $0.scenarioID == "OAA-2" }?.violations.isEmpty == false, "a Cancel without a handler lost")
         let operators = reports.dropFirst(5)
-        #expect(operators.count == 60)
+        #expect(operators.count == 70)
         #expect(operators.first { $0.subject.hasSuffix("× call-original-twice") }?.outcomes.contains { !$0.violations.isEmpty } == true)
         #expect(operators.first { $0.subject == "objc-delegate-selection-method-wrapping × record-after-original" }?.outcomes.first { $0.scenarioID == "ODS-1" }?.violations.isEmpty == false)
         #expect(status == 0, "the broken hook and every non-equivalent operator mutant were caught")

@@ -90,7 +90,7 @@ enum ObjCConformance {
             ]
             : [
                 "objc-send-action", "objc-gesture", "objc-alert-action", "objc-delegate-selection-method-wrapping",
-                "objc-delegate-selection-dynamic-subclass", "objc-screen-view",
+                "objc-delegate-selection-dynamic-subclass", "objc-delegate-selection-forwarding-proxy", "objc-screen-view",
             ]
     }
 
@@ -170,6 +170,7 @@ struct ObjCScenarioCommand {
         switch subject {
         case "objc-delegate-selection-method-wrapping": hook = .delegateSelection(ObjCDelegateSelectionHook(technique: .methodWrapping))
         case "objc-delegate-selection-dynamic-subclass": hook = .delegateSelection(ObjCDelegateSelectionHook(technique: .dynamicSubclass))
+        case "objc-delegate-selection-forwarding-proxy": hook = .delegateSelection(ObjCDelegateSelectionHook(technique: .forwardingProxy))
         case "objc-delegate-selection-dynamic-subclass-kvo-unaware":
             var broken = ObjCDelegateSelectionHook(technique: .dynamicSubclass)
             broken.stepsAsideForKeyValueObserving = false

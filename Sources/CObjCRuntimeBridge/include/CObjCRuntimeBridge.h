@@ -268,6 +268,19 @@ ATObjectRef _Nonnull atr_appMakeAlertAction(const char *_Nonnull title, bool wit
 ATSendResult atr_appTapAlertAction(ATObjectRef _Nonnull action);
 /** The action's title. */
 const char *_Nonnull atr_appAlertActionTitle(ATObjectRef _Nonnull action);
+/** What a forwarding proxy calls for the message it intercepts: its token, its target,
+    and the invocation (which the callee invokes on the target with
+    atr_invokeInvocation). */
+typedef void (*ATProxyCallback)(int token, ATObjectRef _Nonnull target, void *_Nonnull invocation);
+/** Sets the callback every forwarding proxy calls. */
+void atr_setProxyCallback(ATProxyCallback _Nullable callback);
+/** A new NSProxy (+1) that forwards every message to `target` (held unretained, as a
+    delegate is) and hands `intercepted` messages to the callback with `token`. */
+ATObjectRef _Nonnull atr_makeForwardingProxy(ATObjectRef _Nonnull target, const char *_Nonnull intercepted, int token);
+/** `[invocation invokeWithTarget:target]`. */
+void atr_invokeInvocation(void *_Nonnull invocation, ATObjectRef _Nonnull target);
+/** The object argument at `index` (2 for the first after self and _cmd). */
+ATObjectRef _Nullable atr_invocationObjectArgument(void *_Nonnull invocation, int index);
 /** A new ATTapGestureRecognizer (+1). */
 ATObjectRef _Nonnull atr_appNewTapRecognizer(void);
 /** `[recognizer addTarget:target action:action]` (a message: hookable). */
