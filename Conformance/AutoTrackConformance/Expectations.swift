@@ -1,5 +1,7 @@
 /// AutoTrackConformanceCore: `ConformanceReport`, `ConformanceSubject`, `Scenario`, `ScenarioCatalog` appear in this file's public API.
 public import AutoTrackConformanceCore
+/// Foundation: `URL` appears in this file's public API.
+public import Foundation
 /// Testing: `SourceLocation` appears in this file's public API.
 public import Testing
 
@@ -51,4 +53,28 @@ extension Scenario: CustomTestStringConvertible {
 extension ConformanceSubject: CustomTestStringConvertible {
     /// The hook's name.
     public var testDescription: String { name }
+}
+
+/// Records one issue per violation of a scenario that runs in a child process
+/// (`IsolatedScenario`): a hook on a real runtime, where a broken one crashes the
+/// process. A crash, an abort or a hang past `deadline` seconds is a fail-open
+/// violation with the signal and the child's transcript so far — recorded here, and the
+/// test run goes on.
+///
+/// ```swift
+/// @Test func tapRecordsOnce() throws {
+///     try expectConformance(isolated: "MY-1", title: "a tap records once", failure: "double clicks",
+///                           executable: myTool, arguments: ["scenario", "MY-1"])
+/// }
+/// ```
+public func expectConformance(
+    isolated id: String, title: String, failure: String, executable: URL, arguments: [String], deadline: Double = 30,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let (outcome, _) = try IsolatedScenario.run(
+        id: id, title: title, failure: failure, executable: executable, arguments: arguments, deadline: deadline)
+    for violation in outcome.violations {
+        let details = (["reproduces: \(violation.failure)"] + violation.transcript).joined(separator: "\n  ")
+        Issue.record(Comment(rawValue: "\(violation)\n  \(details)"), sourceLocation: sourceLocation)
+    }
 }

@@ -135,20 +135,8 @@ enum ObjCConformance {
     static func outcome(of scenario: Scenario, subject: String, operator: String? = nil) throws -> (ScenarioOutcome, Int) {
         var arguments = ["objc-scenario", "--subject", subject, "--scenario", scenario.id]
         if let `operator` { arguments += ["--operator", `operator`] }
-        let run = try ChildProcess.run(arguments, deadline: 30)
-        let fires = run.lines.last { $0.hasPrefix("fires ") }.flatMap { Int($0.dropFirst(6)) } ?? 0
-        let transcript = run.lines.filter { $0.hasPrefix("transcript: ") }.map { String($0.dropFirst(12)) }
-        if run.termination.succeeded || run.termination == .exited(1),
-           let line = run.lines.last(where: { $0.hasPrefix("violations ") }),
-           let violations = try? JSONDecoder().decode([Violation].self, from: Data(line.dropFirst(11).utf8)) {
-            return (ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: violations, error: nil), fires)
-        }
-        // The process died (or said nothing): the app would have.
-        let violation = Violation(
-            scenarioID: scenario.id, rule: .failOpen, measure: "the app's process", expected: "keeps running",
-            observed: run.termination.description, failure: scenario.failure,
-            transcript: transcript + run.errorOutput.split(separator: "\n").prefix(6).map(String.init))
-        return (ScenarioOutcome(scenarioID: scenario.id, title: scenario.title, violations: [violation], error: nil), fires)
+        let (outcome, fires) = try IsolatedScenario.run(id: scenario.id, title: scenario.title, failure: scenario.failure, arguments: arguments)
+        return (outcome, fires)
     }
 }
 
@@ -208,8 +196,7 @@ struct ObjCScenarioCommand {
             mutation = found
         }
         let (violations, fires) = try Self.run(scenario, hook: hook, mutation: mutation)
-        let json = try JSONEncoder().encode(violations)
-        FileHandle.standardOutput.write(Data("violations ".utf8) + json + Data("\nfires \(fires)\n".utf8))
+        try IsolatedScenario.finish(violations: violations, mutationFires: fires)
         return violations.isEmpty ? 0 : 1
         #else
         print(OracleCommand.unavailable)
@@ -282,10 +269,7 @@ struct ObjCScenarioCommand {
                 scenarioID: scenario.id, rule: rule, measure: measure, expected: expected, observed: observed, failure: scenario.failure,
                 transcript: ObjCSampleApp.log))
         }
-        func note(_ line: String) {
-            // Written at once (unbuffered), so it survives a crash that follows.
-            FileHandle.standardOutput.write(Data("transcript: \(line)\n".utf8))
-        }
+        func note(_ line: String) { IsolatedScenario.note(line) }
         func tap(_ row: Int, on table: ObjCObject) throws {
             note("tap row \(row)")
             try ObjCSampleApp.userSelectRow(row, in: table)

@@ -1,6 +1,7 @@
 #if AUTOTRACK_OBJC
 import AutoTrackRuntimeOracle
 #endif
+import AutoTrackConformanceCore
 import Foundation
 import Synchronization
 

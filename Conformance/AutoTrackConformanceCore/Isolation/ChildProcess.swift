@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+/// Foundation: `URL` appears in this file's public API.
+public import Foundation
 import Synchronization
 
 /// Runs work that may crash the process — code on the real Objective-C runtime, where
@@ -8,9 +9,9 @@ import Synchronization
 ///
 /// The child's standard output is read line by line as it comes (what it printed
 /// before dying is the transcript so far); its standard error is kept for the report.
-struct ChildProcess {
+public struct ChildProcess {
     /// How a child ended.
-    enum Termination: Hashable, Sendable, CustomStringConvertible {
+    public enum Termination: Hashable, Sendable, CustomStringConvertible {
         /// It exited with this status.
         case exited(Int32)
         /// A signal ended it (SIGSEGV, SIGABRT …).
@@ -19,10 +20,10 @@ struct ChildProcess {
         case timedOut(seconds: Double)
 
         /// Whether it exited with status 0.
-        var succeeded: Bool { self == .exited(0) }
+        public var succeeded: Bool { self == .exited(0) }
 
         /// `exit 1`, `SIGSEGV (signal 11)`, `no answer within 60 s`.
-        var description: String {
+        public var description: String {
             switch self {
             case .exited(let status): "exit \(status)"
             case .signaled(let signal): "\(Self.signalName(signal)) (signal \(signal))"
@@ -30,7 +31,8 @@ struct ChildProcess {
             }
         }
 
-        static func signalName(_ signal: Int32) -> String {
+        /// `SIGSEGV`, `SIGABRT` … for a signal number.
+        public static func signalName(_ signal: Int32) -> String {
             switch signal {
             case SIGSEGV: "SIGSEGV"
             case SIGABRT: "SIGABRT"
@@ -46,23 +48,23 @@ struct ChildProcess {
     }
 
     /// What a child did.
-    struct Outcome: Sendable {
+    public struct Outcome: Sendable {
         /// How it ended.
-        var termination: Termination
+        public var termination: Termination
         /// Its standard output, line by line.
-        var lines: [String]
+        public var lines: [String]
         /// Its standard error.
-        var errorOutput: String
+        public var errorOutput: String
     }
 
     /// This program's own executable, to run subcommands of it as children.
-    static var currentExecutable: URL {
+    public static var currentExecutable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     }
 
     /// Runs `executable` (by default this program) with `arguments`, calling `onLine` for each line of standard
     /// output as it arrives, and kills it (SIGKILL) after `deadline` seconds.
-    static func run(
+    public static func run(
         _ arguments: [String], executable: URL = currentExecutable, deadline: Double, onLine: (String) -> Void = { _ in }
     ) throws -> Outcome {
         let process = Process()
