@@ -8,6 +8,7 @@
 #include <string.h>
 #include <Block.h>
 #include "CObjCRuntimeBridge.h"
+#include "GNURuntime.h"
 
 enum { APP_LOG_LIMIT = 256 };
 static char appLog[APP_LOG_LIMIT][96];
@@ -229,7 +230,7 @@ ATSendResult atr_appSetTitle(ATObjectRef object, const char *title) {
 
 @implementation ATControl
 - (void)sendAction:(SEL)action to:(id)target forEvent:(id)event {
-    IMP imp = objc_msg_lookup(target, action);
+    IMP imp = atr_lookUp(target, action);
     ((void (*)(id, SEL, id))imp)(target, action, self);
 }
 - (void)_touchUpInside:(id)event {
@@ -305,7 +306,7 @@ ATSendResult atr_appSendAction(ATObjectRef control, ATObjectRef target, const ch
 }
 - (void)_recognized {
     for (int index = 0; index < pairs; index++) {
-        IMP imp = objc_msg_lookup(targets[index], actions[index]);
+        IMP imp = atr_lookUp(targets[index], actions[index]);
         ((void (*)(id, SEL, id))imp)(targets[index], actions[index], self);
     }
 }

@@ -4,6 +4,7 @@
 #include <objc/message.h>
 #include <objc/runtime.h>
 #include "CObjCRuntimeBridge.h"
+#include "GNURuntime.h"
 
 static intptr_t one(id self, SEL _cmd) { return 1; }
 
@@ -105,7 +106,7 @@ intptr_t atr_benchmarkSend(int kind, intptr_t count) {
     intptr_t total = 0;
     @autoreleasepool {
         for (intptr_t index = 0; index < count; index++) {
-            IMP imp = objc_msg_lookup(receiver, selector);
+            IMP imp = atr_lookUp(receiver, selector);
             total += ((intptr_t (*)(id, SEL))imp)(receiver, selector);
         }
     }

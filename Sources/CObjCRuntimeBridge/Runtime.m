@@ -5,6 +5,7 @@
 #include <objc/runtime.h>
 #include <string.h>
 #include "CObjCRuntimeBridge.h"
+#include "GNURuntime.h"
 
 #define AS_CLASS(c) ((Class)(void *)(c))
 #define AS_ID(o) ((id)(void *)(o))
@@ -72,7 +73,6 @@ ATImplementation atr_gccReplaceMethod(ATClassRef cls, ATSelectorRef selector, AT
    never been messaged, its table is the one table every such class shares, so every
    class not messaged yet would answer with it. Installing the owner's own table first
    keeps the write in it; refreshing the owner afterwards rebuilds its subclasses'. */
-extern void __objc_update_dispatch_table_for_class(Class);
 
 static void install_dispatch_table(ATClassRef owner, SEL selector) {
     (void)class_respondsToSelector(AS_CLASS(owner), selector);
@@ -90,14 +90,14 @@ void atr_exchangeImplementations(ATClassRef firstOwner, ATMethodRef first, ATCla
     install_dispatch_table(firstOwner, method_getName(AS_METHOD(first)));
     install_dispatch_table(secondOwner, method_getName(AS_METHOD(second)));
     method_exchangeImplementations(AS_METHOD(first), AS_METHOD(second));
-    __objc_update_dispatch_table_for_class(AS_CLASS(firstOwner));
-    if (secondOwner != firstOwner) __objc_update_dispatch_table_for_class(AS_CLASS(secondOwner));
+    atr_refreshDispatchTables(AS_CLASS(firstOwner));
+    if (secondOwner != firstOwner) atr_refreshDispatchTables(AS_CLASS(secondOwner));
 }
 
 ATImplementation atr_setImplementation(ATClassRef owner, ATMethodRef method, ATImplementation imp) {
     install_dispatch_table(owner, method_getName(AS_METHOD(method)));
     IMP previous = method_setImplementation(AS_METHOD(method), (IMP)imp);
-    __objc_update_dispatch_table_for_class(AS_CLASS(owner));
+    atr_refreshDispatchTables(AS_CLASS(owner));
     return (ATImplementation)previous;
 }
 
@@ -128,7 +128,7 @@ bool atr_isForwardingImplementation(ATImplementation imp) {
     /* A selector no class implements: what lookup answers is the forwarding entry. */
     static IMP forwarding = NULL;
     if (forwarding == NULL) {
-        forwarding = objc_msg_lookup([NSObject new], sel_registerName("autotrack_no_such_selector_for_forwarding_probe"));
+        forwarding = atr_lookUp([NSObject new], sel_registerName("autotrack_no_such_selector_for_forwarding_probe"));
     }
     return (IMP)imp == forwarding;
 }
@@ -136,16 +136,13 @@ bool atr_isForwardingImplementation(ATImplementation imp) {
 ATImplementation atr_lookUpSuper(ATObjectRef receiver, ATClassRef staticClass, ATSelectorRef selector) {
     Class start = class_getSuperclass(AS_CLASS(staticClass));
     if (start != Nil && class_respondsToSelector(start, AS_SEL(selector))) {
-        struct objc_super target = {AS_ID(receiver), start};
-        return (ATImplementation)objc_msg_lookup_super(&target, AS_SEL(selector));
+        return (ATImplementation)atr_lookUpSuperImplemented(AS_ID(receiver), start, AS_SEL(selector));
     }
     /* Not implemented above: GCC's objc_msg_lookup_super would ask the forwarding hook
        with a nil receiver, which GNUstep's hook dereferences. Ask it with the receiver,
        as objc_msg_lookup does for an ordinary send, so the receiver's forwarding
        (forwardingTargetForSelector:, forwardInvocation:, doesNotRecognizeSelector:) runs. */
-    IMP forward = __objc_msg_forward2 ? __objc_msg_forward2(AS_ID(receiver), AS_SEL(selector)) : NULL;
-    if (forward == NULL && __objc_msg_forward) forward = __objc_msg_forward(AS_SEL(selector));
-    return (ATImplementation)forward;
+    return (ATImplementation)atr_forwardingImplementation(AS_ID(receiver), AS_SEL(selector));
 }
 
 /* Messages: look the implementation up as a compiled send does, call it, and catch
@@ -162,7 +159,7 @@ ATSendResult atr_send0(ATObjectRef object, ATSelectorRef selector) {
     ATSendResult result = {0, false, {0}};
     @autoreleasepool {
     @try {
-        IMP imp = objc_msg_lookup(AS_ID(object), AS_SEL(selector));
+        IMP imp = atr_lookUp(AS_ID(object), AS_SEL(selector));
         result.value = ((intptr_t (*)(id, SEL))imp)(AS_ID(object), AS_SEL(selector));
     } @catch (NSException *exception) {
         note_exception(&result, exception);
@@ -175,7 +172,7 @@ ATSendResult atr_send1(ATObjectRef object, ATSelectorRef selector, ATObjectRef a
     ATSendResult result = {0, false, {0}};
     @autoreleasepool {
     @try {
-        IMP imp = objc_msg_lookup(AS_ID(object), AS_SEL(selector));
+        IMP imp = atr_lookUp(AS_ID(object), AS_SEL(selector));
         result.value = ((intptr_t (*)(id, SEL, id))imp)(AS_ID(object), AS_SEL(selector), AS_ID(argument));
     } @catch (NSException *exception) {
         note_exception(&result, exception);

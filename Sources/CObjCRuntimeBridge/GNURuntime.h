@@ -1,0 +1,38 @@
+/* What is specific to GCC's Objective-C runtime, in one place. Everything else in the
+   bridge uses Apple's <objc/runtime.h> API, which GCC's runtime shares.
+
+   - Message lookup: GCC's runtime resolves a send with objc_msg_lookup (then calls the
+     IMP); objc4 uses objc_msgSend. atr_lookUp is the one call site.
+   - Super lookup: objc_msg_lookup_super (objc4: objc_msgSendSuper2).
+   - Dispatch-table refresh after an implementation change
+     (__objc_update_dispatch_table_for_class; objc4 flushes its method caches itself).
+   - The forwarding hooks __objc_msg_forward2 / __objc_msg_forward (objc4:
+     _objc_msgForward).
+   The associated-object side table is in Swift (AutoTrackObjCBackend). */
+#ifndef AUTOTRACK_GNU_RUNTIME_H
+#define AUTOTRACK_GNU_RUNTIME_H
+
+#include <objc/message.h>
+#include <objc/runtime.h>
+
+/* The IMP a send of `selector` to `receiver` runs. */
+static inline IMP atr_lookUp(id receiver, SEL selector) { return objc_msg_lookup(receiver, selector); }
+
+/* The IMP `[super selector]` runs when the superclass implements it. */
+static inline IMP atr_lookUpSuperImplemented(id receiver, Class superclass, SEL selector) {
+    struct objc_super target = {receiver, superclass};
+    return objc_msg_lookup_super(&target, selector);
+}
+
+/* The forwarding IMP for `selector` sent to `receiver`. */
+static inline IMP atr_forwardingImplementation(id receiver, SEL selector) {
+    IMP forward = __objc_msg_forward2 ? __objc_msg_forward2(receiver, selector) : NULL;
+    if (forward == NULL && __objc_msg_forward) forward = __objc_msg_forward(selector);
+    return forward;
+}
+
+/* Rebuilds `cls`'s dispatch table and its subclasses'. */
+extern void __objc_update_dispatch_table_for_class(Class);
+static inline void atr_refreshDispatchTables(Class cls) { __objc_update_dispatch_table_for_class(cls); }
+
+#endif
