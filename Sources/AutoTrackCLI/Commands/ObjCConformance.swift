@@ -56,6 +56,12 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the original", point: "send-action"),
         Scenario(id: "OSA-5", title: "tracking disabled: nothing recorded; enabled again: one click",
                  failure: "a disabled SDK keeps recording (the user opted out)", point: "send-action"),
+        Scenario(id: "OSA-6", title: "uninstalled, then installed again: one click per touch (not two), each action once",
+                 failure: "a reinstall that stacks a second wrapper: two clicks per tap", point: "send-action"),
+        Scenario(id: "OSA-7", title: "another library stacked over ours; ours uninstalled: theirs and each action once, no click; reinstalled: one click",
+                 failure: "uninstalling under another library's hook breaks its chain or keeps recording", point: "send-action"),
+        Scenario(id: "OSA-8", title: "ours installed over another library's wrapper: one click, theirs once, each action once",
+                 failure: "a hook that skips or repeats the wrapper it found", point: "send-action"),
         Scenario(id: "OGR-1", title: "a recognized tap: one click, before the app's action; the action once",
                  failure: "a banner tap recorded after the app navigated away, or twice", point: "gesture"),
         Scenario(id: "OGR-2", title: "a recognizer with two targets: one click, each action once",
@@ -261,6 +267,20 @@ struct ObjCScenarioCommand {
         let interactions = Interactions()
         let context = InteractionContext(sink: interactions)
         context.mutation = mutation
+        let runtime = ObjCRuntime.shared
+        /// Another library's wrapper, stacked with method_setImplementation: notes itself,
+        /// then runs what it replaced.
+        func stackForeignWrapper(on className: String, _ selector: String) throws {
+            let method = try require(runtime.ownMethod(named: selector, in: try require(runtime.lookUpClass(named: className))))
+            let replaced = Mutex<ObjCImplementation?>(nil)
+            let wrapper = try require(ObjCTrampolines.makeReturning { call in
+                ObjCSampleApp.note("other library")
+                return replaced.withLock { $0 }.map { call.call($0) } ?? 0
+            })
+            let previous = runtime.setImplementation(of: method, to: wrapper)
+            replaced.withLock { $0 = previous }
+        }
+        if scenario.id == "OSA-8" { try stackForeignWrapper(on: "ATControl", "sendAction:to:forEvent:") }
         let handle = try hook.install(context: context)
         var violations: [Violation] = []
         func expect(_ rule: ContractRule, _ measure: String, _ expected: String, _ observed: String) {
@@ -275,7 +295,9 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.userSelectRow(row, in: table)
             for entry in ObjCSampleApp.log { note(entry) }
         }
-        func originals() -> String { String(ObjCSampleApp.log.filter { !$0.hasPrefix("click") && !$0.hasPrefix("screen ") }.count) }
+        func originals() -> String {
+            String(ObjCSampleApp.log.filter { !$0.hasPrefix("click") && !$0.hasPrefix("screen ") && $0 != "other library" }.count)
+        }
         func clicks() -> String { "\(interactions.clicks.withLock { $0 })" }
         func count(_ entry: String) -> Int { ObjCSampleApp.log.filter { $0 == entry }.count }
         func makeControl() -> (ObjCObject, ObjCObject) {
@@ -290,7 +312,6 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.present(controller)
         }
         func screens() -> String { "\(interactions.screens.withLock { $0 })" }
-        let runtime = ObjCRuntime.shared
         let table = ObjCSampleApp.makeTable()
         switch scenario.id {
         case "ODS-1":
@@ -379,6 +400,38 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.touch(control)
             withExtendedLifetime(actions) {}
             expect(.oneInteraction, "clicks once enabled", "[\"Buy\"]", clicks())
+        case "OSA-6":
+            let (control, actions) = makeControl()
+            try handle.uninstall()
+            let again = try hook.install(context: context)
+            try ObjCSampleApp.touch(control)
+            withExtendedLifetime(actions) {}
+            expect(.lifecycle, "state after reinstall", "installed", "\(again.state)")
+            expect(.oneInteraction, "clicks", "[\"Buy\"]", clicks())
+            expect(.originalOnce, "buyTapped:, logTapped: calls", "1, 1", "\(count("-[ATAppActions buyTapped:]")), \(count("-[ATAppActions logTapped:]"))")
+        case "OSA-7":
+            let (control, actions) = makeControl()
+            try stackForeignWrapper(on: "ATControl", "sendAction:to:forEvent:")
+            try handle.uninstall()
+            expect(.lifecycle, "state under another library", "passThrough", "\(handle.state)")
+            try ObjCSampleApp.touch(control)
+            expect(.lifecycle, "clicks while uninstalled", "[]", clicks())
+            expect(.originalOnce, "other library, buyTapped:, logTapped:", "2, 1, 1",
+                   "\(count("other library")), \(count("-[ATAppActions buyTapped:]")), \(count("-[ATAppActions logTapped:]"))")
+            _ = try hook.install(context: context)
+            ObjCSampleApp.clearLog()
+            try ObjCSampleApp.touch(control)
+            withExtendedLifetime(actions) {}
+            expect(.oneInteraction, "clicks once reinstalled", "[\"Buy\"]", clicks())
+            expect(.originalOnce, "buyTapped: calls once reinstalled", "1", String(count("-[ATAppActions buyTapped:]")))
+        case "OSA-8":
+            let (control, actions) = makeControl()
+            try ObjCSampleApp.touch(control)
+            for entry in ObjCSampleApp.log { note(entry) }
+            withExtendedLifetime(actions) {}
+            expect(.oneInteraction, "clicks", "[\"Buy\"]", clicks())
+            expect(.originalOnce, "other library (once per dispatch), buyTapped:, logTapped:", "2, 1, 1",
+                   "\(count("other library")), \(count("-[ATAppActions buyTapped:]")), \(count("-[ATAppActions logTapped:]"))")
         case "OGR-1", "OGR-2", "OGR-3":
             let recognizer = ObjCSampleApp.makeTapRecognizer()
             let actions = ObjCSampleApp.makeActions()
