@@ -42,8 +42,10 @@ public struct ObjCAlertActionHook: Sendable {
             name: name, cls: actionClass, selector: "actionWithTitle:handler:", isClassMethod: true, context: context
         ) { original, interceptor in
             let hookSwitch = interceptor.hookSwitch
+            // Handlers wrapped before an uninstall report to the newest installation.
+            let reporting = ReportingTarget.target(on: actionClass, in: runtime, current: interceptor)
             let token = ObjCAlertHandlers.register { action, originalHandler in
-                interceptor.intercept {
+                reporting.intercept { _ in
                     let title = ObjCSampleApp.alertActionTitle(at: action)
                     let element = ElementSnapshot(
                         typeName: "UIAlertController", typeHierarchy: ["UIAlertController"], role: .alertAction, accessibilityIdentifier: nil,

@@ -73,7 +73,10 @@ public struct ObjCDelegateSelectionHook: Sendable {
         guard let table = runtime.lookUpClass(named: tableClassName) else { throw .classNotFound(className: tableClassName) }
         let name = self.name, technique = self.technique, stepsAside = stepsAsideForKeyValueObserving
         return try TrampolineWrapping.install(name: name, cls: table, selector: "setDelegate:", context: context) { original, interceptor in
-            let proxyToken = technique == .forwardingProxy ? Self.registerProxyBody(interceptor: interceptor, name: name) : -1
+            // What a reinstall must reach: wrappers, subclasses and proxies made before an
+            // uninstall report to the newest installation.
+            let reporting = ReportingTarget.target(on: table, in: runtime, current: interceptor)
+            let proxyToken = technique == .forwardingProxy ? Self.registerProxyBody(reporting: reporting, name: name) : -1
             return ObjCTrampolines.make { call in
                 if interceptor.hookSwitch.isOn, let delegate = call.firstObject {
                     if technique == .forwardingProxy {
@@ -82,7 +85,7 @@ public struct ObjCDelegateSelectionHook: Sendable {
                         call.call(original, first: proxy.address, second: call.second, third: call.third, fourth: call.fourth)
                         return
                     }
-                    Self.prepare(delegate, technique: technique, stepsAside: stepsAside, interceptor: interceptor, name: name)
+                    Self.prepare(delegate, technique: technique, stepsAside: stepsAside, reporting: reporting, name: name)
                 }
                 call.call(original)
             }
@@ -91,10 +94,10 @@ public struct ObjCDelegateSelectionHook: Sendable {
 
     /// The forwarding proxies' handling of a selection: one interaction, then the
     /// delegate's method once.
-    static func registerProxyBody(interceptor: Interceptor, name: String) -> Int32 {
+    static func registerProxyBody(reporting: ReportingTarget, name: String) -> Int32 {
         ObjCForwardingProxies.register { forwarded in
             let row = forwarded.integerValue(ofArgument: 3) ?? -1
-            interceptor.intercept(dedupe: .reentrancy(InteractionKey("objc-selection", objects: [], numbers: [Int(bitPattern: forwarded.target), row]))) {
+            reporting.intercept(dedupe: .reentrancy(InteractionKey("objc-selection", objects: [], numbers: [Int(bitPattern: forwarded.target), row]))) { _ in
                 Interaction(
                     point: .delegateSelection, element: nil, screen: nil,
                     details: InteractionDetails(listPosition: ListPosition(section: 0, index: row)), capturedBy: name)
@@ -115,7 +118,7 @@ public struct ObjCDelegateSelectionHook: Sendable {
     }
 
     /// Makes `delegate`'s selections reach the interceptor.
-    static func prepare(_ delegate: ObjCObject, technique: Technique, stepsAside: Bool, interceptor: Interceptor, name: String) {
+    static func prepare(_ delegate: ObjCObject, technique: Technique, stepsAside: Bool, reporting: ReportingTarget, name: String) {
         let runtime = ObjCRuntime.shared
         let real = runtime.realClass(of: delegate)
         guard runtime.method(named: selection, in: real) != nil else { return }
@@ -123,20 +126,19 @@ public struct ObjCDelegateSelectionHook: Sendable {
         // Below a KVO class is the app's class: wrap there (a subclass over KVO's breaks it).
         let appClass = stepsAside && runtime.isKeyValueObservingClass(real) ? (runtime.superclass(of: real) ?? real) : real
         if technique == .methodWrapping || appClass != real {
-            _ = try? wrapSelection(in: appClass, interceptor: interceptor, name: name)
+            _ = try? wrapSelection(in: appClass, reporting: reporting, name: name)
             return
         }
-        guard let subclass = try? generatedSubclass(of: real, interceptor: interceptor, name: name) else { return }
+        guard let subclass = try? generatedSubclass(of: real, reporting: reporting, name: name) else { return }
         runtime.setClass(of: delegate, to: subclass)
     }
 
     /// Wraps `tableView:didSelectRowAtIndexPath:` of `cls` (idempotent per class).
-    static func wrapSelection(in cls: ObjCClass, interceptor: Interceptor, name: String) throws(HookError) -> HookHandle {
+    static func wrapSelection(in cls: ObjCClass, reporting: ReportingTarget, name: String) throws(HookError) -> HookHandle {
         try MethodWrapper.install(name: name, runtime: ObjCRuntime.shared, cls: cls, selector: selection) { original, hookSwitch in
             // The wrapper records while both this installation and the hook are on.
-            let selectionInterceptor = Interceptor(context: interceptor.context, hookSwitch: interceptor.hookSwitch, capturedBy: name)
-            return ObjCTrampolines.make { call in
-                selectionInterceptor.intercept(dedupe: .reentrancy(key(call))) {
+            ObjCTrampolines.make { call in
+                reporting.intercept(dedupe: .reentrancy(key(call))) { _ in
                     hookSwitch.isOn ? interaction(call, name: name) : nil
                 } original: {
                     _ = call.call(original)
@@ -147,12 +149,12 @@ public struct ObjCDelegateSelectionHook: Sendable {
 
     /// The generated subclass of `cls`: an override that records then calls `super`, and
     /// a `-class` that reports `cls`.
-    static func generatedSubclass(of cls: ObjCClass, interceptor: Interceptor, name: String) throws(HookError) -> ObjCClass {
+    static func generatedSubclass(of cls: ObjCClass, reporting: ReportingTarget, name: String) throws(HookError) -> ObjCClass {
         let runtime = ObjCRuntime.shared
         return try HookClasses.named("\(cls.description)_AutoTrack", in: runtime) {
             let subclass = try runtime.makeClassPair(superclass: cls, named: "\(cls.description)_AutoTrack")
             guard let override = ObjCTrampolines.make({ call in
-                interceptor.intercept(dedupe: .reentrancy(key(call))) {
+                reporting.intercept(dedupe: .reentrancy(key(call))) { _ in
                     interaction(call, name: name)
                 } original: {
                     if let superImplementation = runtime.superImplementation(for: call, compiledIn: subclass) { _ = call.call(superImplementation) }
@@ -167,7 +169,7 @@ public struct ObjCDelegateSelectionHook: Sendable {
                 if let addObserver = runtime.superImplementation(for: call, compiledIn: subclass) { call.call(addObserver) }
                 let now = call.receiverClass
                 if runtime.isKeyValueObservingClass(now), runtime.superclass(of: now) == cls {
-                    _ = try? wrapSelection(in: cls, interceptor: interceptor, name: name)
+                    _ = try? wrapSelection(in: cls, reporting: reporting, name: name)
                 }
             }) else { throw HookError.methodNotAdded(className: subclass.description, selector: "addObserver:forKeyPath:options:context:") }
             runtime.addMethod(to: subclass, selector: "addObserver:forKeyPath:options:context:", implementation: observing, types: "v@:@@Q^v")

@@ -46,9 +46,9 @@ import Testing
                 "a hook at every interception point, every delegate technique")
         let scenarios = [
             "send-action": ["OSA-1", "OSA-2", "OSA-3", "OSA-4", "OSA-5", "OSA-6", "OSA-7", "OSA-8"], "gesture": ["OGR-1", "OGR-2", "OGR-3", "OGR-4", "OGR-5"],
-            "alert-action": ["OAA-1", "OAA-2", "OAA-3", "OAA-4", "OAA-5"],
+            "alert-action": ["OAA-1", "OAA-2", "OAA-3", "OAA-4", "OAA-5", "OAA-6"],
             "screen-view": ["OSV-1", "OSV-2", "OSV-3", "OSV-4", "OSV-5"],
-            "delegate-selection": ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6"],
+            "delegate-selection": ["ODS-1", "ODS-2", "ODS-3", "ODS-4", "ODS-5", "ODS-6", "ODS-7", "ODS-8"],
         ]
         for report in reports {
             #expect(report.backend == "objc")
@@ -65,7 +65,7 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the autotrack product first (swift build)")
         let (status, reports) = try Self.conformance(["--mutants"])
         let report = try #require(reports.first { $0.subject == "objc-delegate-selection-dynamic-subclass-kvo-unaware" })
-        #expect(report.outcomes.count == 6, "every scenario ran, the crashed one too")
+        #expect(report.outcomes.count == 8, "every scenario ran, the crashed one too")
         let crashed = try #require(report.outcomes.first { $0.scenarioID == "ODS-3" }?.violations.first)
         #expect(crashed.observed.contains("SIGSEGV"))
         #expect(crashed.transcript.contains { $0.contains("-class GSKVOATAppDelegate") }, "the transcript so far: the wrong -class")

@@ -34,6 +34,8 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the handler", point: "alert-action"),
         Scenario(id: "OAA-5", title: "tracking disabled: nothing recorded; enabled again: one click",
                  failure: "a disabled SDK keeps recording (the user opted out)", point: "alert-action"),
+        Scenario(id: "OAA-6", title: "an action made before an uninstall and a reinstall: one click when tapped, its handler once",
+                 failure: "alert actions made before a reinstall are never counted again", point: "alert-action"),
         Scenario(id: "ODS-1", title: "a tap on a delegate: one interaction, then its method once; -class is the app's",
                  failure: "double or missing $AppClick on a row, or the snapshot taken after the app changed the screen"),
         Scenario(id: "ODS-2", title: "a delegate subclass whose override calls super: both originals once, one interaction",
@@ -72,6 +74,10 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the original", point: "gesture"),
         Scenario(id: "OGR-5", title: "tracking disabled: nothing recorded; enabled again: one click",
                  failure: "a disabled SDK keeps recording (the user opted out)", point: "gesture"),
+        Scenario(id: "ODS-7", title: "uninstalled, then installed again: one interaction per tap (not two), the method once",
+                 failure: "a reinstall that stacks a second wrapper or subclass: two clicks per row"),
+        Scenario(id: "ODS-8", title: "another library wraps the delegate's method after ours; ours uninstalled: theirs and the method once, nothing recorded",
+                 failure: "uninstalling under another library's hook breaks its chain or keeps recording"),
         Scenario(id: "OSV-1", title: "a controller whose override calls super: one screen view per appearance, before the override runs",
                  failure: "two $AppViewScreen per appearance (base and override both wrapped), or none", point: "screen-view"),
         Scenario(id: "OSV-2", title: "an override that never calls super: one screen view per appearance",
@@ -500,6 +506,13 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.tap(alertAction: after)
             expect(.originalOnce, "handler runs (made before, after uninstall)", "1, 1", "\(count("handled Before")), \(count("handled After"))")
             expect(.lifecycle, "clicks after uninstall", "[]", clicks())
+        case "OAA-6":
+            let action = ObjCSampleApp.makeAlertAction(title: "Stay")
+            try handle.uninstall()
+            _ = try hook.install(context: context)
+            try ObjCSampleApp.tap(alertAction: action)
+            expect(.oneInteraction, "clicks", "[\"Stay\"]", clicks())
+            expect(.originalOnce, "handler runs", "1", String(count("handled Stay")))
         case "OAA-5":
             let action = ObjCSampleApp.makeAlertAction(title: "OK")
             context.isEnabled = false
@@ -553,6 +566,22 @@ struct ObjCScenarioCommand {
             context.isEnabled = true
             try present(controller)
             expect(.oneInteraction, "screen views once enabled", "[\"ATAppNoSuperViewController\"]", screens())
+        case "ODS-7":
+            let delegate = ObjCSampleApp.makeDelegate()
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            try handle.uninstall()
+            _ = try hook.install(context: context)
+            try tap(8, on: table)
+            expect(.oneInteraction, "interactions", "[8]", "\(interactions.rows.withLock { $0 })")
+            expect(.originalOnce, "app method calls", "1", originals())
+        case "ODS-8":
+            let delegate = ObjCSampleApp.makeDelegate()
+            ObjCSampleApp.setDelegate(delegate, of: table)
+            try stackForeignWrapper(on: "ATAppDelegate", "tableView:didSelectRowAtIndexPath:")
+            try handle.uninstall()
+            try tap(9, on: table)
+            expect(.lifecycle, "interactions while uninstalled", "[]", "\(interactions.rows.withLock { $0 })")
+            expect(.originalOnce, "other library, app method calls", "1, 1", "\(count("other library")), \(originals())")
         default:  // ODS-5
             let delegate = ObjCSampleApp.makeDelegate()
             ObjCSampleApp.setDelegate(delegate, of: table)
