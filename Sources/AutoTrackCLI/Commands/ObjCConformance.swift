@@ -78,6 +78,8 @@ enum ObjCConformance {
                  failure: "a reinstall that stacks a second wrapper or subclass: two clicks per row"),
         Scenario(id: "ODS-8", title: "another library wraps the delegate's method after ours; ours uninstalled: theirs and the method once, nothing recorded",
                  failure: "uninstalling under another library's hook breaks its chain or keeps recording"),
+        Scenario(id: "OGR-6", title: "uninstalled, then installed again: one click per recognized tap (not two), the action once",
+                 failure: "a reinstall that stacks a second wrapper: two clicks per tap", point: "gesture"),
         Scenario(id: "OSV-1", title: "a controller whose override calls super: one screen view per appearance, before the override runs",
                  failure: "two $AppViewScreen per appearance (base and override both wrapped), or none", point: "screen-view"),
         Scenario(id: "OSV-2", title: "an override that never calls super: one screen view per appearance",
@@ -88,6 +90,8 @@ enum ObjCConformance {
                  failure: "an uninstalled hook still records, or skips the original", point: "screen-view"),
         Scenario(id: "OSV-5", title: "tracking disabled: nothing recorded; enabled again: one screen view",
                  failure: "a disabled SDK keeps recording (the user opted out)", point: "screen-view"),
+        Scenario(id: "OSV-6", title: "uninstalled, then installed again: one screen view per appearance (not two) for a controller shown before",
+                 failure: "screens shown before a reinstall never seen again, or seen twice", point: "screen-view"),
     ]
 
     /// The combinator's mutation operators, by name.
@@ -522,6 +526,27 @@ struct ObjCScenarioCommand {
             try ObjCSampleApp.tap(alertAction: action)
             expect(.oneInteraction, "clicks once enabled", "[\"OK\"]", clicks())
             expect(.originalOnce, "handler runs", "2", String(count("handled OK")))
+        case "OGR-6":
+            let recognizer = ObjCSampleApp.makeTapRecognizer()
+            let actions = ObjCSampleApp.makeActions()
+            try ObjCSampleApp.addTarget(actions, action: "bannerTapped:", toRecognizer: recognizer)
+            try handle.uninstall()
+            _ = try hook.install(context: context)
+            try ObjCSampleApp.recognizeTap(recognizer)
+            withExtendedLifetime(actions) {}
+            expect(.oneInteraction, "clicks", "[\"tap\"]", clicks())
+            expect(.originalOnce, "bannerTapped: calls", "1", String(count("-[ATAppActions bannerTapped:]")))
+        case "OSV-6":
+            let controller = try require(ObjCSampleApp.makeController("ATAppNoSuperViewController"))
+            try present(controller)
+            try handle.uninstall()
+            _ = try hook.install(context: context)
+            ObjCSampleApp.clearLog()
+            try present(controller)
+            for entry in ObjCSampleApp.log { note(entry) }
+            expect(.oneInteraction, "screen views (before and after the reinstall)", "[\"ATAppNoSuperViewController\", \"ATAppNoSuperViewController\"]", screens())
+            expect(.originalOnce, "-[ATAppNoSuperViewController viewDidAppear:] calls after the reinstall", "1",
+                   String(count("-[ATAppNoSuperViewController viewDidAppear:]")))
         case "OSV-1":
             let controller = try require(ObjCSampleApp.makeController("ATAppViewController"))
             try present(controller)
