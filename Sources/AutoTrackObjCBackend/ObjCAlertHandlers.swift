@@ -18,7 +18,7 @@ public enum ObjCAlertHandlers {
 
     private static let callback: ATAlertHandlerCallback = { token, action, original in
         guard let body = ObjCAlertHandlers.bodies.withLock({ $0[token] }) else { return }
-        body(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(action))), original.map(Handler.init(block:)))
+        body(action.address, original.map(Handler.init(block:)))
     }
 
     /// Registers `body` (called with the action's address and the original handler) and

@@ -1,5 +1,10 @@
 import CObjCRuntimeBridge
 
+extension OpaquePointer {
+    /// The pointer as the address the backend's wrappers store.
+    var address: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(self))) }
+}
+
 /// A class of the real runtime (`Class`), interned by ``ObjCRuntime``: one wrapper per
 /// class, so `===` is class identity.
 public final class ObjCClass: Sendable, Hashable, CustomStringConvertible {
@@ -67,7 +72,7 @@ public final class ObjCObject: @unchecked Sendable, Hashable {
 
     /// Takes over one reference (+1) to `pointer`.
     init(owning pointer: ATObjectRef) {
-        address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        address = pointer.address
     }
 
     /// Takes a new reference (+1) to `pointer`.

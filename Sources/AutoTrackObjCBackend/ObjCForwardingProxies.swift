@@ -34,7 +34,7 @@ public enum ObjCForwardingProxies {
             atr_invokeInvocation(invocation, target)
             return
         }
-        body(Forwarded(invocation: invocation, target: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(target)))))
+        body(Forwarded(invocation: invocation, target: target.address))
     }
 
     /// Registers `body` for the messages proxies made with the returned token intercept.

@@ -43,7 +43,7 @@ public final class ObjCRuntime: RuntimeOperations {
 
     /// The interned wrapper of a class pointer.
     func wrap(_ pointer: ATClassRef) -> ObjCClass {
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        let address = pointer.address
         return classes.withLock { known in
             if let existing = known[address] { return existing }
             let created = ObjCClass(address: address)
@@ -55,7 +55,7 @@ public final class ObjCRuntime: RuntimeOperations {
     /// The interned wrapper of a method pointer found from `cls` (its owner is `cls` or a
     /// superclass).
     func wrap(_ pointer: ATMethodRef, foundFrom cls: ObjCClass) -> ObjCMethod? {
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        let address = pointer.address
         if let existing = methods.withLock({ $0[address] }) { return existing }
         guard let owner = atr_methodOwner(cls.pointer, pointer).map(wrap) else { return nil }
         return methods.withLock { known in

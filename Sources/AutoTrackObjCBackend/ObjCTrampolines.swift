@@ -84,7 +84,7 @@ public enum ObjCTrampolines {
 
     private static let handler: ATTrampolineHandler = { slot, receiver, selector, first, second, third, fourth in
         guard let body = ObjCTrampolines.bodies.withLock({ $0[slot] }) else { return 0 }
-        func address(_ pointer: OpaquePointer?) -> UInt { pointer.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0 }
+        func address(_ pointer: OpaquePointer?) -> UInt { pointer?.address ?? 0 }
         return body(ObjCCall(
             receiver: address(receiver), selector: address(selector), first: UInt(first), second: UInt(second), third: UInt(third),
             fourth: UInt(fourth)))

@@ -48,7 +48,7 @@ import Testing
     }
 
     static func oracle(_ tag: Int32) -> ObjCImplementation {
-        ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleImplementation(tag), to: Int.self)))
+        AutoTrackObjCBackendTests.implementation(atr_oracleImplementation(tag))
     }
 
     /// A new class with `selector` implemented by oracle implementation 11.

@@ -20,7 +20,7 @@ import Testing
         return cls
     }
 
-    static func plain(_ tag: Int32) -> ObjCImplementation { ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleImplementation(tag), to: Int.self))) }
+    static func plain(_ tag: Int32) -> ObjCImplementation { implementation(atr_oracleImplementation(tag)) }
 
     /// What `[object selector]` ran (oracle trace), and whether it raised.
     static func send(_ object: ObjCObject, _ selector: String) -> ([Int], Bool) {
@@ -105,7 +105,7 @@ import Testing
         let forwarder = try Self.makeClass("Forwarder")
         Self.runtime.addMethod(
             to: forwarder, selector: "forwardingTargetForSelector:",
-            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_fastForwardingImplementation(), to: Int.self))),
+            implementation: implementation(atr_fastForwardingImplementation()),
             types: "@@::")
         atr_bindFastForwardingTarget(OpaquePointer(bitPattern: target.address))
         defer { atr_bindFastForwardingTarget(nil) }
@@ -138,11 +138,11 @@ import Testing
         let slow = try Self.makeClass("SlowForwarder")
         Self.runtime.addMethod(
             to: slow, selector: "methodSignatureForSelector:",
-            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleForwardingSignatureImplementation(), to: Int.self))),
+            implementation: implementation(atr_oracleForwardingSignatureImplementation()),
             types: "@@::")
         Self.runtime.addMethod(
             to: slow, selector: "forwardInvocation:",
-            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_slowForwardingImplementation(), to: Int.self))),
+            implementation: implementation(atr_slowForwardingImplementation()),
             types: "v@:@")
         let (slowTrace, slowRaised) = Self.send(try #require(Self.runtime.makeObject(of: slow)), selector)
         #expect(slowTrace == [300, 8] && !slowRaised, "forwarded the slow way")
@@ -150,7 +150,7 @@ import Testing
         let fast = try Self.makeClass("FastAfterSlow")
         Self.runtime.addMethod(
             to: fast, selector: "forwardingTargetForSelector:",
-            implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_fastForwardingImplementation(), to: Int.self))),
+            implementation: implementation(atr_fastForwardingImplementation()),
             types: "@@::")
         let (trace, raised) = Self.send(try #require(Self.runtime.makeObject(of: fast)), selector)
         #expect(trace.isEmpty && raised, "the fast path is skipped for this selector from now on")
@@ -184,9 +184,9 @@ import Testing
     @Test("GNUstep's key-value coding asks the object's respondsToSelector: for accessors: an override answering NO silences KVO; objc4 and the model notify")
     func keyValueCodingAsksRespondsToSelector() throws {
         let cls = try Self.makeClass("Observed")
-        Self.runtime.addMethod(to: cls, selector: "setOracleValue:", implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleSetterImplementation(), to: Int.self))), types: "v@:@")
-        Self.runtime.addMethod(to: cls, selector: "oracleValue", implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleGetterImplementation(), to: Int.self))), types: "@@:")
-        Self.runtime.addMethod(to: cls, selector: "respondsToSelector:", implementation: ObjCImplementation(address: UInt(bitPattern: unsafeBitCast(atr_oracleRespondsImplementation(false), to: Int.self))), types: "c@::")
+        Self.runtime.addMethod(to: cls, selector: "setOracleValue:", implementation: implementation(atr_oracleSetterImplementation()), types: "v@:@")
+        Self.runtime.addMethod(to: cls, selector: "oracleValue", implementation: implementation(atr_oracleGetterImplementation()), types: "@@:")
+        Self.runtime.addMethod(to: cls, selector: "respondsToSelector:", implementation: implementation(atr_oracleRespondsImplementation(false)), types: "c@::")
         let object = try #require(Self.runtime.makeObject(of: cls))
         let observer = ObjCSampleApp.makeObserver()
         try Self.runtime.addObserver(observer, to: object, keyPath: "oracleValue")

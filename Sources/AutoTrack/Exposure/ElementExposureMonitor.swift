@@ -48,6 +48,9 @@ public final class ElementExposureMonitor: Sendable {
     /// The context whose snapshots, exclusions and on/off switch exposures follow.
     public let context: InteractionContext
     private let state = Mutex(State())
+    /// ``watchedCount``, mirrored outside the lock: the host calls ``update()`` after
+    /// every run-loop turn, and with nothing watched it returns at once.
+    private let watching = Atomic<Int>(0)
 
     struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
@@ -111,6 +114,7 @@ public final class ElementExposureMonitor: Sendable {
                 state.entries[key] = entry
             } else {
                 state.entries[key] = Entry(element: weak, order: state.nextOrder, options: options, properties: checked, eventName: name)
+                watching.store(state.entries.count, ordering: .relaxed)
                 state.nextOrder += 1
             }
         }
@@ -121,11 +125,12 @@ public final class ElementExposureMonitor: Sendable {
         let key = ObjectIdentifier(element)
         state.withLock { state in
             if state.entries[key]?.element.node === element { state.entries[key] = nil }
+            watching.store(state.entries.count, ordering: .relaxed)
         }
     }
 
     /// How many elements are watched (released ones included until the next update).
-    public var watchedCount: Int { state.withLock { $0.entries.count } }
+    public var watchedCount: Int { watching.load(ordering: .relaxed) }
 
     /// Ends every appearance and records nothing until ``resume()``: the app left the
     /// foreground.
@@ -146,7 +151,7 @@ public final class ElementExposureMonitor: Sendable {
     /// call it again), or `nil` when none is pending. UI thread only.
     @discardableResult
     public func update() -> Timestamp? {
-        guard let tracker else { return nil }
+        guard watching.load(ordering: .relaxed) > 0, let tracker else { return nil }
         let now = tracker.configuration.clock.now()
         let defaults = tracker.autoTrackSettings.exposure
         let enabled = context.isEnabled
@@ -179,6 +184,7 @@ public final class ElementExposureMonitor: Sendable {
                 entry.timelines[position] = timeline
                 state.entries[key] = entry
             }
+            watching.store(state.entries.count, ordering: .relaxed)
             return earliest
         }
         for (_, exposure) in due.sorted(by: { $0.order < $1.order }) {

@@ -609,14 +609,7 @@ public final class Tracker: Sendable {
     /// Takes one due exposure from a monitor: the settings decide, the event is built
     /// on the worker with the exposure's time.
     func receive(_ exposure: ElementExposure) {
-        let parts = state.withLock { state -> CallContextParts? in
-            guard state.settings.records(.appElementExposure, element: exposure.element, screen: exposure.screen) else {
-                state.diagnostics.ignoredBySettings += 1
-                return nil
-            }
-            return CallContextParts(state)
-        }
-        guard let parts else { return }
+        guard let parts = partsIfRecorded({ $0.records(.appElementExposure, element: exposure.element, screen: exposure.screen) }) else { return }
         submit(Submission(time: exposure.time, context: Self.callContext(parts), content: .exposure(exposure)))
     }
 
@@ -673,6 +666,19 @@ public final class Tracker: Sendable {
         submit(Submission(time: time, context: callContext(), content: .lifecycle(.appEnd, properties)))
     }
 
+    /// The call context of an automatic event the settings record, or `nil` (counted in
+    /// ``TrackerDiagnostics/ignoredBySettings``) when they do not: the settings check and
+    /// the call context share one acquisition of the lock.
+    private func partsIfRecorded(_ records: (AutoTrackSettings) -> Bool) -> CallContextParts? {
+        state.withLock { state -> CallContextParts? in
+            guard records(state.settings) else {
+                state.diagnostics.ignoredBySettings += 1
+                return nil
+            }
+            return CallContextParts(state)
+        }
+    }
+
     /// The screen shown was left with no screen view of its own to record: its
     /// `$AppPageLeave` is due now.
     func leaveScreen() {
@@ -682,15 +688,7 @@ public final class Tracker: Sendable {
     /// Takes one interaction, on the thread of the user action: stamps the time and the
     /// identity; the event is built on the worker.
     func receive(_ interaction: Interaction) {
-        // The settings check and the call context share one acquisition of the lock.
-        let parts = state.withLock { state -> CallContextParts? in
-            guard state.settings.records(interaction) else {
-                state.diagnostics.ignoredBySettings += 1
-                return nil
-            }
-            return CallContextParts(state)
-        }
-        guard let parts else {
+        guard let parts = partsIfRecorded({ $0.records(interaction) }) else {
             if interaction.point == .screenView { leaveScreen() }
             return
         }

@@ -97,26 +97,33 @@ enum ObjCConformance {
     /// The combinator's mutation operators, by name.
     static var operators: [String] { InterceptionMutation.allCases.map(\.description) }
 
-    /// The subjects: the built-in real-runtime hooks, or the deliberately broken one.
-    static func subjectNames(mutants: Bool) -> [String] {
-        mutants
-            ? [
-                "objc-send-action-per-dispatch", "objc-gesture-targetless", "objc-alert-action-handlers-only",
-                "objc-delegate-selection-dynamic-subclass-kvo-unaware", "objc-screen-view-base-only",
-            ]
-            : [
-                "objc-send-action", "objc-gesture", "objc-alert-action", "objc-delegate-selection-method-wrapping",
-                "objc-delegate-selection-dynamic-subclass", "objc-delegate-selection-forwarding-proxy", "objc-screen-view",
-            ]
+    /// One hook the real-runtime catalog runs: a built-in one, or a deliberately broken
+    /// one with the scenarios that must catch it.
+    struct Subject: Sendable {
+        let name: String
+        let point: String
+        /// Empty for a built-in hook.
+        var caughtBy: [String] = []
     }
 
-    /// The interception point of a subject.
-    static func point(of subject: String) -> String {
-        if subject.hasPrefix("objc-screen-view") { return "screen-view" }
-        if subject.hasPrefix("objc-gesture") { return "gesture" }
-        if subject.hasPrefix("objc-alert-action") { return "alert-action" }
-        return subject.hasPrefix("objc-send-action") ? "send-action" : "delegate-selection"
-    }
+    /// Every subject, built-in hooks first.
+    static let subjects: [Subject] = [
+        Subject(name: "objc-send-action", point: "send-action"),
+        Subject(name: "objc-gesture", point: "gesture"),
+        Subject(name: "objc-alert-action", point: "alert-action"),
+        Subject(name: "objc-delegate-selection-method-wrapping", point: "delegate-selection"),
+        Subject(name: "objc-delegate-selection-dynamic-subclass", point: "delegate-selection"),
+        Subject(name: "objc-delegate-selection-forwarding-proxy", point: "delegate-selection"),
+        Subject(name: "objc-screen-view", point: "screen-view"),
+        Subject(name: "objc-send-action-per-dispatch", point: "send-action", caughtBy: ["OSA-1"]),
+        Subject(name: "objc-gesture-targetless", point: "gesture", caughtBy: ["OGR-3"]),
+        Subject(name: "objc-alert-action-handlers-only", point: "alert-action", caughtBy: ["OAA-2"]),
+        Subject(name: "objc-delegate-selection-dynamic-subclass-kvo-unaware", point: "delegate-selection", caughtBy: ["ODS-3"]),
+        Subject(name: "objc-screen-view-base-only", point: "screen-view", caughtBy: ["OSV-2", "OSV-3"]),
+    ]
+
+    /// The built-in hooks, or the deliberately broken ones.
+    static func subjects(mutants: Bool) -> [Subject] { subjects.filter { $0.caughtBy.isEmpty != mutants } }
 
     /// Whether this build has the real runtime.
     static var isAvailable: Bool {
@@ -130,22 +137,21 @@ enum ObjCConformance {
     /// Runs every scenario against every subject, each in a child process of this
     /// program: one report per subject, backend `objc`.
     static func evaluate(mutants: Bool, scenarioIDs: Set<String>) throws -> [ConformanceReport] {
-        try subjectNames(mutants: mutants).map { subject in try report(subject: subject, scenarioIDs: scenarioIDs).report }
+        try subjects(mutants: mutants).map { subject in try report(subject: subject, scenarioIDs: scenarioIDs).report }
     }
 
     /// One subject (with a mutation operator applied, when given) across the scenarios:
     /// its report, and how many times the operator's defect fired.
-    static func report(subject: String, operator: String? = nil, scenarioIDs: Set<String>) throws -> (report: ConformanceReport, fires: Int) {
-        let point = point(of: subject)
-        let selected = scenarios.filter { $0.point == point && (scenarioIDs.isEmpty || scenarioIDs.contains($0.id)) }
+    static func report(subject: Subject, operator: String? = nil, scenarioIDs: Set<String>) throws -> (report: ConformanceReport, fires: Int) {
+        let selected = scenarios.filter { $0.point == subject.point && (scenarioIDs.isEmpty || scenarioIDs.contains($0.id)) }
         var fires = 0
         let outcomes = try selected.map { scenario in
-            let (outcome, fired) = try self.outcome(of: scenario, subject: subject, operator: `operator`)
+            let (outcome, fired) = try self.outcome(of: scenario, subject: subject.name, operator: `operator`)
             fires += fired
             return outcome
         }
-        let name = `operator`.map { "\(subject) × \($0)" } ?? subject
-        return (ConformanceReport(subject: name, point: point, outcomes: outcomes, backend: "objc"), fires)
+        let name = `operator`.map { "\(subject.name) × \($0)" } ?? subject.name
+        return (ConformanceReport(subject: name, point: subject.point, outcomes: outcomes, backend: "objc"), fires)
     }
 
     static func outcome(of scenario: Scenario, subject: String, operator: String? = nil) throws -> (ScenarioOutcome, Int) {
