@@ -474,34 +474,31 @@ public final class Tracker: Sendable {
         }
     }
 
+    /// Records handed to the transport per call: the policy's batch size, times the
+    /// batches a wire-form transport takes at once.
+    private var recordsPerDelivery: Int {
+        let batches = (transport as? any EncodedEventTransport)?.batchesPerDelivery ?? 1
+        let (records, overflow) = configuration.flushPolicy.batchSize.multipliedReportingOverflow(by: max(1, batches))
+        return overflow ? .max : records
+    }
+
     private func flushOnWorker() -> FlushReport {
         var report = FlushReport()
         var failures = 0
         while true {
             let records: [DurableQueue.Record]
             do {
-                records = try queue.peek(configuration.flushPolicy.batchSize)
+                records = try queue.peek(recordsPerDelivery)
             } catch {
                 failures += 1
                 report.deferred = true
                 break
             }
             if records.isEmpty { break }
-            var events: [Event] = []
-            var recordOfEvent: [Int] = []
-            var undecodable = 0
-            for (index, record) in records.enumerated() {
-                if let event = try? decoder.decodeEvent(from: record.payload) {
-                    events.append(event)
-                    recordOfEvent.append(index)
-                } else {
-                    undecodable += 1
-                }
-            }
-            let result = events.isEmpty ? .accepted : transport.deliver(events)
+            let (result, events, recordOfEvent, undecodable) = deliver(records)
             switch result {
             case .accepted:
-                report.delivered += events.count
+                report.delivered += events
                 report.rejected += undecodable
                 if !removeDelivered(records) {
                     failures += 1
@@ -519,9 +516,9 @@ public final class Tracker: Sendable {
             case .partial(let settled, let rejected, let reasons, let retryReason):
                 // Records up to the first unsettled event are done with (undecodable
                 // ones among them are rejected).
-                let settledRecords = settled >= events.count ? records.count : recordOfEvent[settled]
-                let undecodableSettled = settledRecords - min(settled, events.count)
-                report.delivered += min(settled, events.count) - rejected.count
+                let settledRecords = settled >= events ? records.count : recordOfEvent[settled]
+                let undecodableSettled = settledRecords - min(settled, events)
+                report.delivered += min(settled, events) - rejected.count
                 report.rejected += rejected.count + undecodableSettled
                 report.rejectionReasons += reasons
                 if !removeDelivered(Array(records[..<settledRecords])) { failures += 1 }
@@ -536,6 +533,36 @@ public final class Tracker: Sendable {
             $0.diagnostics.flushFailures += failures
         }
         return report
+    }
+
+    /// Hands one batch of stored records to the transport: as they are, each checked to
+    /// be one JSON object, to a transport that takes the wire form; decoded, to any
+    /// other. Records that fail the check (or the decoding) are left out of the batch
+    /// and reported as `undecodable`; `recordOfEvent` maps each event sent to its
+    /// record.
+    private func deliver(_ records: [DurableQueue.Record]) -> (result: DeliveryResult, events: Int, recordOfEvent: [Int], undecodable: Int) {
+        var recordOfEvent: [Int] = []
+        recordOfEvent.reserveCapacity(records.count)
+        if let wireTransport = transport as? any EncodedEventTransport {
+            var encoded: [EncodedEvent] = []
+            encoded.reserveCapacity(records.count)
+            for (index, record) in records.enumerated() {
+                guard let event = try? EncodedEvent(validating: record.payload) else { continue }
+                encoded.append(event)
+                recordOfEvent.append(index)
+            }
+            let result = encoded.isEmpty ? .accepted : wireTransport.deliver(encoded: encoded)
+            return (result, encoded.count, recordOfEvent, records.count - encoded.count)
+        }
+        var events: [Event] = []
+        events.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            guard let event = try? decoder.decodeEvent(from: record.payload) else { continue }
+            events.append(event)
+            recordOfEvent.append(index)
+        }
+        let result = events.isEmpty ? .accepted : transport.deliver(events)
+        return (result, events.count, recordOfEvent, records.count - events.count)
     }
 
     /// Removes records the transport has taken; `false` when the queue failed (they

@@ -1,6 +1,6 @@
 /// AutoTrackEvents: `Event`, `SplitMix64` appear in this file's public API.
 public import AutoTrackEvents
-/// AutoTrackSerialization: `CollectorWireFormat`, `EventJSONEncoder` appear in this file's public API.
+/// AutoTrackSerialization: `CollectorWireFormat`, `EncodedEvent`, `EventJSONEncoder` appear in this file's public API.
 public import AutoTrackSerialization
 /// Foundation: `URL`, `TimeInterval` appear in this file's public API.
 public import Foundation
@@ -38,6 +38,28 @@ public protocol Transport: Sendable {
     func deliver(_ events: [Event]) -> DeliveryResult
 }
 
+/// A transport that also takes events in their wire form — as the queue stores them —
+/// and sends their bytes as they are. The tracker's flush hands such a transport the
+/// stored JSON without decoding and re-encoding it (each record checked to be one
+/// well-formed JSON object first; a record that is not is rejected and counted).
+/// Transports that only adopt ``Transport`` get decoded events, as before.
+public protocol EncodedEventTransport: Transport {
+    /// Sends one batch of events in their wire form and says what became of it, as
+    /// ``Transport/deliver(_:)`` does for the events they encode.
+    func deliver(encoded events: [EncodedEvent]) -> DeliveryResult
+
+    /// How many of the flush policy's batches one ``deliver(encoded:)`` call may take:
+    /// 1 for a transport whose requests have a size that matters (the default); more
+    /// for one where a call's fixed cost dominates — a local file, whose every call
+    /// ends in one `fsync`.
+    var batchesPerDelivery: Int { get }
+}
+
+extension EncodedEventTransport {
+    /// One batch per call.
+    public var batchesPerDelivery: Int { 1 }
+}
+
 /// The embedded default: appends every batch as NDJSON to a local file and syncs it.
 /// Needs no server.
 ///
@@ -45,20 +67,37 @@ public protocol Transport: Sendable {
 /// by a writer killed mid-batch, or a failed write — is cut back to the last complete
 /// line (that batch was never acknowledged, so it is sent again), and a failed write
 /// is cut off at once. The file is created private (0600).
-public struct LocalFileTransport: Transport {
+///
+/// A flush hands it stored events as they are, up to ``batchesPerDelivery`` batches
+/// per call — one write and one `fsync` for all of them (a group commit: the queue
+/// lets go of them only after that `fsync`).
+public struct LocalFileTransport: EncodedEventTransport {
     /// The NDJSON file.
     public let file: URL
+    /// How many of the flush policy's batches one append (and its one `fsync`) takes.
+    public let batchesPerDelivery: Int
     private let encoder: EventJSONEncoder
 
-    /// Creates a transport writing to `file`, with dates in the time zone `offsetSeconds`.
-    public init(file: URL, dateOffsetSeconds: Int = 0) {
+    /// Creates a transport writing to `file`, with dates in the time zone `offsetSeconds`;
+    /// each append takes up to `batchesPerDelivery` batches (16 by default, at least 1).
+    public init(file: URL, dateOffsetSeconds: Int = 0, batchesPerDelivery: Int = 16) {
         self.file = file
+        self.batchesPerDelivery = max(1, batchesPerDelivery)
         encoder = EventJSONEncoder(dateOffsetSeconds: dateOffsetSeconds)
     }
 
     /// Appends the batch.
     public func deliver(_ events: [Event]) -> DeliveryResult {
-        let bytes = encoder.encodeNDJSON(events)
+        append(encoder.encodeNDJSON(events))
+    }
+
+    /// Appends the batch, one stored event per line as it is.
+    public func deliver(encoded events: [EncodedEvent]) -> DeliveryResult {
+        append(EncodedEvent.ndjson(events))
+    }
+
+    /// Appends NDJSON lines and syncs them; a torn or failed append is cut off.
+    private func append(_ bytes: [UInt8]) -> DeliveryResult {
         let descriptor = PrivateFiles.open(file.path, O_RDWR | O_APPEND)
         guard descriptor >= 0 else { return .retryLater(reason: "opening \(file.lastPathComponent): errno \(errno)") }
         defer { PrivateFiles.closeDescriptor(descriptor) }
@@ -151,7 +190,7 @@ public struct RetryPolicy: Sendable {
 /// collector that deduplicates on (`distinct_id`, `time`, `_track_id`) — as the local
 /// collector does — stores each event exactly once. Each request also carries
 /// `X-AutoTrack-Batch`: the `_track_id` range of its events, for logs.
-public final class HTTPTransport: Transport {
+public final class HTTPTransport: EncodedEventTransport {
     /// The collector URL.
     public let endpoint: URL
     /// The body format.
@@ -196,54 +235,76 @@ public final class HTTPTransport: Transport {
     /// Sends the batch, retrying temporary failures, splitting on 413 and bisecting on
     /// 400.
     public func deliver(_ events: [Event]) -> DeliveryResult {
+        deliver(events) { [wireFormat, encoder] part throws(WireFormatError) in
+            (try wireFormat.body(for: Array(part), encoder: encoder), part.first?.id.rawValue, part.last?.id.rawValue)
+        }
+    }
+
+    /// Sends the batch of stored events as they are, like ``deliver(_:)``.
+    public func deliver(encoded events: [EncodedEvent]) -> DeliveryResult {
+        deliver(events) { [wireFormat] part throws(WireFormatError) in
+            (try wireFormat.body(forEncoded: part), part.first?.trackID, part.last?.trackID)
+        }
+    }
+
+    /// A request body for part of a batch, with the `_track_id`s of its first and last
+    /// events.
+    private typealias Request<Item> = (ArraySlice<Item>) throws(WireFormatError) -> (body: [UInt8], first: Int64?, last: Int64?)
+
+    /// Sends `items`, in halves where the collector refuses the whole.
+    private func deliver<Item>(_ items: [Item], request: Request<Item>) -> DeliveryResult {
         var rejected: [Int] = []
         var reasons: [String] = []
         var settled = 0
-        let retry = settle(events[...], offset: 0, settled: &settled, rejected: &rejected, reasons: &reasons)
+        let retry = settle(items[...], offset: 0, settled: &settled, rejected: &rejected, reasons: &reasons, request: request)
         if retry == nil && rejected.isEmpty { return .accepted }
-        if retry == nil && rejected.count == events.count && events.count == 1 { return .rejected(reason: reasons.joined(separator: "; ")) }
+        if retry == nil && rejected.count == items.count && items.count == 1 { return .rejected(reason: reasons.joined(separator: "; ")) }
         if let retry, settled == 0 { return .retryLater(reason: retry) }
         return .partial(settled: settled, rejected: rejected, reasons: reasons, retryReason: retry)
     }
 
-    /// Sends `events` (starting at `offset` in the batch), in halves where the
+    /// Sends `items` (starting at `offset` in the batch), in halves where the
     /// collector refuses the whole; returns the reason to retry the rest later, or nil
-    /// when all of `events` is settled.
-    private func settle(
-        _ events: ArraySlice<Event>, offset: Int, settled: inout Int, rejected: inout [Int], reasons: inout [String]
+    /// when all of `items` is settled.
+    private func settle<Item>(
+        _ items: ArraySlice<Item>, offset: Int, settled: inout Int, rejected: inout [Int], reasons: inout [String],
+        request: Request<Item>
     ) -> String? {
-        switch send(Array(events)) {
+        switch send(items, request: request) {
         case .accepted:
-            settled += events.count
+            settled += items.count
             return nil
         case .retryLater(let reason):
             return reason
         case .rejected(let reason):
-            guard reason.hasPrefix("HTTP 400") || reason.hasPrefix("HTTP 413"), events.count > 1 else {
-                rejected += (offset..<(offset + events.count)).map { $0 }
+            guard reason.hasPrefix("HTTP 400") || reason.hasPrefix("HTTP 413"), items.count > 1 else {
+                rejected += (offset..<(offset + items.count)).map { $0 }
                 reasons.append(reason)
-                settled += events.count
+                settled += items.count
                 return nil
             }
-            let middle = events.startIndex + events.count / 2
-            if let retry = settle(events[..<middle], offset: offset, settled: &settled, rejected: &rejected, reasons: &reasons) {
+            let middle = items.startIndex + items.count / 2
+            if let retry = settle(items[..<middle], offset: offset, settled: &settled, rejected: &rejected, reasons: &reasons, request: request) {
                 return retry
             }
-            return settle(events[middle...], offset: offset + (middle - events.startIndex), settled: &settled, rejected: &rejected, reasons: &reasons)
+            return settle(items[middle...], offset: offset + (middle - items.startIndex), settled: &settled, rejected: &rejected,
+                          reasons: &reasons, request: request)
         case .partial:
             return "unexpected partial result"
         }
     }
 
-    /// One request for `events`, with retries of temporary failures.
-    private func send(_ events: [Event]) -> DeliveryResult {
+    /// One request for `items`, with retries of temporary failures.
+    private func send<Item>(_ items: ArraySlice<Item>, request: Request<Item>) -> DeliveryResult {
         let body: [UInt8]
+        let batchID: String
         do {
-            body = try wireFormat.body(for: events, encoder: encoder)
+            let made = try request(items)
+            body = made.body
+            batchID = "\(made.first.map(String.init) ?? "?")-\(made.last.map(String.init) ?? "?")"
         } catch {
             return .rejected(reason: "encoding the batch: \(error)")
         }
-        let batchID = "\(events.first?.id.rawValue ?? 0)-\(events.last?.id.rawValue ?? 0)"
         var last = DeliveryResult.retryLater(reason: "not attempted")
         for attempt in 1...retryPolicy.maximumAttempts {
             if attempt > 1 {

@@ -37,8 +37,25 @@ public struct JSONParser: Sendable {
         return try text.withUTF8 { parse(buffer: $0) }.get()
     }
 
-    private func parse(buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONSyntaxError> {
-        var cursor = Cursor(input: buffer, maximumDepth: maximumDepth)
+    /// Checks that `bytes` are one well-formed JSON document whose top level is an
+    /// object — by the same rules as ``parse(_:)-(Collection<UInt8>)``, with the same
+    /// errors — without building its values: what a flush asks of a stored event before
+    /// passing its bytes on as they are.
+    public func validateObject(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
+        let result: Result<JSONValue, JSONSyntaxError> =
+            bytes.withContiguousStorageIfAvailable { parse(buffer: $0, building: false) }
+            ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, building: false) }
+        guard case .object = try result.get() else {
+            let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } ?? 0
+            let offset = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.map { bytes.distance(from: bytes.startIndex, to: $0) } ?? 0
+            throw JSONSyntaxError(.unexpectedByte(first, expected: "'{' (an object)"), at: offset)
+        }
+    }
+
+    /// Parses (or, without `building`, only checks) one document. Unbuilt arrays,
+    /// objects, strings and numbers come back empty, of the kind the input has.
+    private func parse(buffer: UnsafeBufferPointer<UInt8>, building: Bool = true) -> Result<JSONValue, JSONSyntaxError> {
+        var cursor = Cursor(input: buffer, maximumDepth: maximumDepth, building: building)
         do throws(JSONSyntaxError) {
             cursor.skipWhitespace()
             if cursor.atEnd { throw JSONSyntaxError(.emptyInput, at: 0) }
@@ -56,12 +73,16 @@ public struct JSONParser: Sendable {
 private struct Cursor {
     let input: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
+    /// Whether values are built, or only checked (containers stay empty, strings are
+    /// made only when they must be checked as UTF-8).
+    let building: Bool
     var position = 0
     var depth = 0
 
-    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, building: Bool) {
         self.input = input
         self.maximumDepth = maximumDepth
+        self.building = building
     }
 
     var atEnd: Bool { position >= input.count }
@@ -125,7 +146,8 @@ private struct Cursor {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            if building { elements.append(element) }
             skipWhitespace()
             let byte = try peek(expected: "',' or ']'")
             position += 1
@@ -159,7 +181,7 @@ private struct Cursor {
             position += 1
             skipWhitespace()
             let value = try parseValue()
-            members.append(JSONMember(key: key, value: value))
+            if building { members.append(JSONMember(key: key, value: value)) }
             skipWhitespace()
             let byte = try peek(expected: "',' or '}'")
             position += 1
@@ -176,8 +198,8 @@ private struct Cursor {
 
     /// Makes a string of UTF-8 bytes, refusing invalid UTF-8. ASCII — most keys and
     /// values — needs no validation and takes the standard library's direct path.
-    private static func string(fromUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, opening: Int) throws(JSONSyntaxError) -> String {
-        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+    private func string(fromUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, opening: Int) throws(JSONSyntaxError) -> String {
+        if isASCII { return building ? String(decoding: bytes, as: UTF8.self) : "" }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw JSONSyntaxError(.invalidUTF8, at: opening) }
         return text
     }
@@ -193,7 +215,7 @@ private struct Cursor {
             if byte == 0x22 {
                 let raw = UnsafeBufferPointer(rebasing: input[start..<position])
                 position += 1
-                return try Self.string(fromUTF8: raw, isASCII: highBits & 0x80 == 0, opening: opening)
+                return try string(fromUTF8: raw, isASCII: highBits & 0x80 == 0, opening: opening)
             }
             if byte == 0x5C { break }
             if byte < 0x20 { throw fail(.unescapedControlCharacter(byte)) }
@@ -210,7 +232,7 @@ private struct Cursor {
             case 0x22:
                 position += 1
                 return try decoded.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) in
-                    try Self.string(fromUTF8: bytes, isASCII: bytes.allSatisfy { $0 < 0x80 }, opening: opening)
+                    try string(fromUTF8: bytes, isASCII: bytes.allSatisfy { $0 < 0x80 }, opening: opening)
                 }
             case 0x5C:
                 try decodeEscape(into: &decoded)

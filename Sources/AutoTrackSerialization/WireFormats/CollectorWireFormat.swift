@@ -28,6 +28,15 @@ public enum CollectorWireFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The request body for events already in their wire form, joined as they are
+    /// (the same body ``body(for:encoder:)`` gives for the events they encode).
+    public func body(forEncoded events: some Collection<EncodedEvent>) throws(WireFormatError) -> [UInt8] {
+        switch self {
+        case .sensorsForm: try SensorsFormBody.encode(encoded: events).body
+        case .jsonBatch: EncodedEvent.jsonArray(events)
+        }
+    }
+
     /// Reads the events back from a request body of this format.
     public func events(from body: [UInt8], decoder: EventJSONDecoder = EventJSONDecoder()) throws(WireFormatError) -> [Event] {
         switch self {

@@ -24,7 +24,20 @@ public enum SensorsFormBody {
     ) throws(WireFormatError) -> (body: [UInt8], crc: Int32) {
         var compact = encoder
         compact.layout = .compact
-        let json = compact.encodeBatch(events)
+        return try encode(batchJSON: compact.encodeBatch(events), compressionLevel: compressionLevel)
+    }
+
+    /// The body for events already in their wire form, with its crc: their bytes are
+    /// joined into the batch array as they are (the same body as
+    /// ``encode(_:encoder:compressionLevel:)`` gives for the events they encode).
+    public static func encode(
+        encoded events: some Collection<EncodedEvent>, compressionLevel: Int32 = 6
+    ) throws(WireFormatError) -> (body: [UInt8], crc: Int32) {
+        try encode(batchJSON: EncodedEvent.jsonArray(events), compressionLevel: compressionLevel)
+    }
+
+    /// The body for a batch's compact JSON array.
+    private static func encode(batchJSON json: [UInt8], compressionLevel: Int32) throws(WireFormatError) -> (body: [UInt8], crc: Int32) {
         let compressed: [UInt8]
         do {
             compressed = try Gzip.compress(json, level: compressionLevel)

@@ -1,0 +1,80 @@
+import AutoTrackEvents
+import AutoTrackSerialization
+import Testing
+
+/// Events in their wire form: checked once, then joined into bodies byte for byte as
+/// the encoder would have written them.
+@Suite("Encoded events pass through")
+struct EncodedEventTests {
+    static let events = RandomEvents.make(seed: 0xE0C0DE, count: 300)
+
+    @Test("a JSON array and NDJSON of encoded events equal the encoder's, for 300 random events")
+    func joinedBodies() throws {
+        let encoder = EventJSONEncoder(dateOffsetSeconds: 8 * 3600)
+        let encoded = try Self.events.map { try EncodedEvent(validating: encoder.encode($0)) }
+        #expect(EncodedEvent.jsonArray(encoded) == encoder.encodeBatch(Self.events))
+        #expect(EncodedEvent.ndjson(encoded) == encoder.encodeNDJSON(Self.events))
+        #expect(EncodedEvent.jsonArray([EncodedEvent]()) == encoder.encodeBatch([Event]()))
+        #expect(try EventJSONDecoder(dateOffsetSeconds: 8 * 3600).decodeBatch(from: EncodedEvent.jsonArray(encoded)) == Self.events)
+    }
+
+    @Test("wire bodies from encoded events equal those from decoded events", arguments: CollectorWireFormat.allCases)
+    func wireBodies(format: CollectorWireFormat) throws {
+        let encoder = EventJSONEncoder()
+        let encoded = Self.events.prefix(50).map(encoder.encodeWireForm)
+        #expect(try format.body(forEncoded: encoded) == format.body(for: Array(Self.events.prefix(50)), encoder: encoder))
+        #expect(try format.events(from: format.body(forEncoded: encoded)) == Array(Self.events.prefix(50)))
+    }
+
+    @Test("the wire form is compact whatever the encoder's layout")
+    func wireFormIsCompact() throws {
+        let pretty = EventJSONEncoder(layout: .pretty)
+        let event = Self.events[0]
+        #expect(pretty.encodeWireForm(event).json == EventJSONEncoder().encode(event))
+        #expect(throws: JSONSyntaxError.self) { try EncodedEvent(validating: pretty.encode(event)) }
+    }
+
+    @Test("the check refuses what parsing refuses, with the same error", arguments: MalformedInputTests.syntaxCases)
+    func sameErrorsAsParsing(label: String, input: [UInt8], reason: JSONSyntaxError.Reason) {
+        #expect(throws: JSONSyntaxError(reason, at: Self.offset(parsing: input)), "\(label)") {
+            try EncodedEvent(validating: input)
+        }
+    }
+
+    static func offset(parsing input: [UInt8]) -> Int {
+        do throws(JSONSyntaxError) {
+            _ = try JSONParser().parse(input)
+            return -1
+        } catch {
+            return error.offset
+        }
+    }
+
+    @Test("well-formed JSON that is not one object is refused", arguments: ["[]", "\"x\"", "1", "null", " true "])
+    func notAnObject(text: String) {
+        #expect(throws: JSONSyntaxError.self) { try EncodedEvent(validating: Array(text.utf8)) }
+    }
+
+    @Test("a raw line break between tokens is refused (NDJSON needs one object per line)")
+    func lineBreaks() throws {
+        #expect(throws: JSONSyntaxError(.unexpectedByte(0x0A, expected: "a compact (single-line) document"), at: 6)) {
+            try EncodedEvent(validating: Array("{\"a\":1\n}".utf8))
+        }
+        #expect(throws: JSONSyntaxError.self) { try EncodedEvent(validating: Array("{\"a\":1}\r".utf8)) }
+        // An escaped line break inside a string is content, not a line break.
+        #expect(try EncodedEvent(validating: Array("{\"a\":\"x\\ny\"}".utf8)).json.count == 12)
+        // Non-ASCII text is checked as UTF-8 and kept.
+        #expect(try EncodedEvent(validating: Array("{\"内容\":\"购买\"}".utf8)).json == Array("{\"内容\":\"购买\"}".utf8))
+    }
+
+    @Test("the track id is read from the encoder's last member")
+    func trackID() throws {
+        let encoder = EventJSONEncoder()
+        for event in Self.events.prefix(20) {
+            #expect(encoder.encodeWireForm(event).trackID == event.id.rawValue)
+        }
+        #expect(try EncodedEvent(validating: Array("{\"a\":1}".utf8)).trackID == nil)
+        #expect(try EncodedEvent(validating: Array("{\"x\":\"_track_id\"}".utf8)).trackID == nil)
+        #expect(try EncodedEvent(validating: Array("{\"_track_id\":12}".utf8)).trackID == 12)
+    }
+}
