@@ -6,20 +6,23 @@
 /// in which keys were first inserted. Replacing a value keeps the key's position;
 /// removing a key and inserting it again moves it to the end.
 ///
-/// Equality is order-sensitive, like an ordered dictionary's. Lookups are a linear scan
-/// for small collections and hashed once the collection grows past
-/// ``Properties/indexThreshold`` keys.
+/// Equality is order-sensitive, like an ordered dictionary's. Each key keeps a 32-bit
+/// fingerprint (FNV-1a of its UTF-8), so a lookup compares integers and only the
+/// matching key's text; collections larger than ``Properties/indexThreshold`` keys
+/// are hashed as well.
 public struct Properties: Sendable {
     /// One key and its value.
     public typealias Element = (key: String, value: PropertyValue)
 
     private var storedKeys: [String] = []
     private var storedValues: [PropertyValue] = []
+    /// The fingerprint of each key, in the order of `storedKeys`.
+    private var fingerprints: [UInt32] = []
     /// Positions by key, built only for collections larger than `indexThreshold`.
     private var positions: [String: Int]? = nil
 
-    /// Above this many keys, lookups use a hash index instead of a linear scan.
-    public static let indexThreshold = 16
+    /// Above this many keys, lookups use a hash index instead of a fingerprint scan.
+    public static let indexThreshold = 64
 
     /// Creates an empty collection.
     public init() {}
@@ -27,6 +30,10 @@ public struct Properties: Sendable {
     /// Creates a collection from key-value pairs; a later duplicate key replaces the
     /// earlier value and keeps the earlier position.
     public init(_ pairs: some Sequence<(String, PropertyValue)>) {
+        let capacity = pairs.underestimatedCount
+        storedKeys.reserveCapacity(capacity)
+        storedValues.reserveCapacity(capacity)
+        fingerprints.reserveCapacity(capacity)
         for (key, value) in pairs { self[key] = value }
     }
 
@@ -44,8 +51,26 @@ public struct Properties: Sendable {
 
     /// The position of `key`, if present.
     public func index(forKey key: String) -> Int? {
+        index(forKey: key, fingerprint: Self.fingerprint(key))
+    }
+
+    private func index(forKey key: String, fingerprint: UInt32) -> Int? {
         if let positions { return positions[key] }
-        return storedKeys.firstIndex(of: key)
+        return fingerprints.withUnsafeBufferPointer { prints in
+            var position = 0
+            while position < prints.count {
+                if prints[position] == fingerprint && storedKeys[position] == key { return position }
+                position += 1
+            }
+            return nil
+        }
+    }
+
+    /// FNV-1a over the key's UTF-8 bytes.
+    static func fingerprint(_ key: String) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in key.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        return hash
     }
 
     /// Whether `key` is present.
@@ -67,13 +92,19 @@ public struct Properties: Sendable {
     /// appended; an existing key keeps its position.
     @discardableResult
     public mutating func updateValue(_ value: PropertyValue, forKey key: String) -> PropertyValue? {
-        if let position = index(forKey: key) {
+        updateValue(value, forKey: key, fingerprint: Self.fingerprint(key))
+    }
+
+    @discardableResult
+    private mutating func updateValue(_ value: PropertyValue, forKey key: String, fingerprint: UInt32) -> PropertyValue? {
+        if let position = index(forKey: key, fingerprint: fingerprint) {
             let old = storedValues[position]
             storedValues[position] = value
             return old
         }
         storedKeys.append(key)
         storedValues.append(value)
+        fingerprints.append(fingerprint)
         if positions != nil {
             positions![key] = storedKeys.count - 1
         } else if storedKeys.count > Properties.indexThreshold {
@@ -87,6 +118,7 @@ public struct Properties: Sendable {
     public mutating func removeValue(forKey key: String) -> PropertyValue? {
         guard let position = index(forKey: key) else { return nil }
         storedKeys.remove(at: position)
+        fingerprints.remove(at: position)
         let old = storedValues.remove(at: position)
         if storedKeys.count > Properties.indexThreshold {
             rebuildIndex()
@@ -100,13 +132,24 @@ public struct Properties: Sendable {
     public mutating func removeAll() {
         storedKeys.removeAll()
         storedValues.removeAll()
+        fingerprints.removeAll()
         positions = nil
     }
 
     /// Inserts or replaces every property of `other`: values from `other` win, keys
     /// already present keep their position, new keys are appended in `other`'s order.
     public mutating func merge(_ other: Properties) {
-        for (key, value) in other { updateValue(value, forKey: key) }
+        if isEmpty {
+            self = other
+            return
+        }
+        let total = storedKeys.count + other.storedKeys.count
+        storedKeys.reserveCapacity(total)
+        storedValues.reserveCapacity(total)
+        fingerprints.reserveCapacity(total)
+        for position in other.storedKeys.indices {
+            updateValue(other.storedValues[position], forKey: other.storedKeys[position], fingerprint: other.fingerprints[position])
+        }
     }
 
     /// A copy with every property of `other` merged in; see ``merge(_:)``.

@@ -41,20 +41,13 @@ public struct ElementProperties: Sendable {
         guard typeConvention == .sensors else { return element.typeName }
         switch element.role {
         case .tableCell, .collectionCell:
-            var current = element.parentElement
-            var steps = 0
-            while let ancestor = current, steps < 8 {
-                if ancestor.role == .table || ancestor.role == .collection { return ancestor.typeName }
-                current = ancestor.parentElement
-                steps += 1
-            }
-            return element.role == .tableCell ? "UITableView" : "UICollectionView"
+            return ElementPlacement.of(element).listTypeName ?? (element.role == .tableCell ? "UITableView" : "UICollectionView")
         case .alertAction:
             return element.alertContext?.controllerType ?? "UIAlertController"
         case .tabBarItem:
             return "UITabBarItem"
         default:
-            if element.role.isControl, ViewPathBuilder.isOnNavigationBar(element) { return "UIBarButtonItem" }
+            if element.role.isControl, ElementPlacement.of(element).isOnNavigationBar { return "UIBarButtonItem" }
             return element.typeName
         }
     }
@@ -69,20 +62,26 @@ public struct ElementProperties: Sendable {
 
     /// The element properties, for an element whose owning screen the caller knows.
     public func collect(for element: any ElementNode, screen: (any ScreenNode)??) -> Properties {
+        var properties = Properties()
+        collect(for: element, screen: screen, into: &properties)
+        return properties
+    }
+
+    /// Sets the element properties in `properties` (replacing values of the same keys).
+    func collect(for element: any ElementNode, screen: (any ScreenNode)??, into properties: inout Properties) {
         let type = elementType(of: element)
-        var properties: Properties = ["$element_type": .string(type)]
+        properties["$element_type"] = .string(type)
         if type != element.typeName { properties["$element_class_name"] = .string(element.typeName) }
         if let content = contentExtractor.content(of: element) { properties["$element_content"] = .string(content) }
         if let position = element.listPosition {
             // A tab is placed by its index alone; a cell by `section:row`.
             properties["$element_position"] = .string(element.role == .tabBarItem ? String(position.index) : position.description)
         }
-        let identity = ElementIdentity(of: element, style: pathStyle, limits: pathLimits, screen: screen)
+        let identity = ElementIdentity.cached(of: element, style: pathStyle, limits: pathLimits, screen: screen)
         properties["$element_path"] = .string(identity.path.text)
         properties["$element_id"] = .string(element.customElementID ?? identity.elementID)
         let custom = element.customProperties
         if !custom.isEmpty { properties.merge(custom) }
-        return properties
     }
 }
 
@@ -102,6 +101,12 @@ public enum ControlAttributes {
     ///   `$alert_action_style`.
     public static func collect(for element: any ElementNode, action: String? = nil, searchText: String? = nil) -> Properties {
         var properties = Properties()
+        collect(for: element, action: action, searchText: searchText, into: &properties)
+        return properties
+    }
+
+    /// Sets the attributes in `properties` (replacing values of the same keys).
+    static func collect(for element: any ElementNode, action: String?, searchText: String?, into properties: inout Properties) {
         switch element.role {
         case .button:
             if let title = element.ownText { properties["$element_title"] = .string(title) }
@@ -123,7 +128,6 @@ public enum ControlAttributes {
             if let actionTitle = alert.actionTitle { properties["$alert_action_title"] = .string(actionTitle) }
             properties["$alert_action_style"] = .string(alert.actionStyle)
         }
-        return properties
     }
 
     /// `rgba(r, g, b, a)`: channels 0–255 rounded, alpha in 0…1 with at most three
@@ -181,9 +185,9 @@ public struct ClickProperties: Sendable {
     public func collect(for element: any ElementNode, action: String? = nil) -> Properties {
         var properties = presets
         let screen = element.owningScreen
-        if let screen { properties.merge(ScreenProperties.collect(for: screen)) }
-        properties.merge(elements.collect(for: element, screen: .some(screen)))
-        properties.merge(ControlAttributes.collect(for: element, action: action))
+        if let screen { ScreenProperties.collect(for: screen, referrer: nil, into: &properties) }
+        elements.collect(for: element, screen: .some(screen), into: &properties)
+        ControlAttributes.collect(for: element, action: action, searchText: nil, into: &properties)
         return properties
     }
 }

@@ -9,14 +9,20 @@ public enum ScreenProperties {
     /// its title; omitted when none), `$url` (from its tracking information),
     /// `$referrer` (the previous screen's URL, when given), then its extra properties.
     public static func collect(for screen: any ScreenNode, referrer: String? = nil) -> Properties {
+        var properties = Properties()
+        collect(for: screen, referrer: referrer, into: &properties)
+        return properties
+    }
+
+    /// Sets the screen properties in `properties` (replacing values of the same keys).
+    static func collect(for screen: any ScreenNode, referrer: String?, into properties: inout Properties) {
         let tracking = screen.screenTracking
         let name = tracking?.screenName.flatMap { $0.isEmpty ? nil : $0 } ?? screen.typeName
-        var properties: Properties = ["$screen_name": .string(name)]
+        properties["$screen_name"] = .string(name)
         if let title = title(of: screen) { properties["$title"] = .string(title) }
         if let url = tracking?.url { properties["$url"] = .string(url) }
         if let referrer { properties["$referrer"] = .string(referrer) }
         if let extra = tracking?.extraProperties { properties.merge(extra) }
-        return properties
     }
 
     /// The title used for `$title`: custom tracking title, else navigation title, else

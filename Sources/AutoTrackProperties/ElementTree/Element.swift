@@ -12,11 +12,21 @@ public import AutoTrackEvents
 /// Children are held strongly and parents weakly, as views hold their subviews and
 /// superviews: keep the top of a tree (or its ``Screen``) alive while you use it.
 /// Not thread-safe: build and read a tree on one thread (or guard it yourself).
+///
+/// Paths and ids are cached per element (``identityCache``) and every change that can
+/// move them — adding, removing or moving a child, a new list position, screen link,
+/// accessibility identifier, actions, alert or parent override, a frame under a paging
+/// container — bumps ``hierarchyVersion``, so the next click sees the new ones.
 public final class Element: ElementNode {
+    /// The version every element and screen of this kind bumps when it changes.
+    public static let hierarchyVersion = HierarchyVersion()
+
     /// The type name. Constant, like a class: path walks read it for every sibling.
     public let typeName: String
     /// Superclass names after the type name, for ignore lists.
     public var superTypeNames: [String]
+    /// This element's cached path and id, checked against ``hierarchyVersion``.
+    public private(set) lazy var identityCache: ElementIdentityCache? = ElementIdentityCache(version: Self.hierarchyVersion)
     /// The role.
     public let role: ElementRole
     /// The parent; set by ``addChild(_:)``, cleared by ``removeFromParent()`` and when
@@ -33,7 +43,10 @@ public final class Element: ElementNode {
     /// The opacity.
     public var alpha: Double
     /// The frame in the parent's coordinates.
-    public var frame: Rect
+    public var frame: Rect {
+        // HubbleData paths place a paging container's children by their centre.
+        didSet { if role == .pageContainer || parentStorage?.role == .pageContainer { Self.hierarchyVersion.bump() } }
+    }
     /// Where the visible part of the content starts (a scroll offset); `(0, 0)` by
     /// default.
     public var boundsOrigin = Point(x: 0, y: 0)
@@ -41,7 +54,7 @@ public final class Element: ElementNode {
     /// (windows and scrolling containers clip).
     public var clipsToBounds: Bool
     /// The accessibility identifier.
-    public var accessibilityIdentifier: String?
+    public var accessibilityIdentifier: String? { didSet { Self.hierarchyVersion.bump() } }
     /// The element's own text.
     public var ownText: String?
     /// A switch's state.
@@ -53,13 +66,13 @@ public final class Element: ElementNode {
     /// A button's image name.
     public var imageName: String?
     /// A cell's list position.
-    public var listPosition: ListPosition?
+    public var listPosition: ListPosition? { didSet { Self.hierarchyVersion.bump() } }
     /// Attached action selector names.
-    public var actionNames: [String]
+    public var actionNames: [String] { didSet { Self.hierarchyVersion.bump() } }
     /// The screen whose root view this is (held weakly; the screen owns its view).
-    public weak var screen: Screen?
+    public weak var screen: Screen? { didSet { Self.hierarchyVersion.bump() } }
     /// An alert action's alert.
-    public var alertContext: AlertContext?
+    public var alertContext: AlertContext? { didSet { Self.hierarchyVersion.bump() } }
     /// An element id the app assigned, used as `$element_id`.
     public var customElementID: String?
     /// Properties the app attached to this element's clicks.
@@ -68,7 +81,7 @@ public final class Element: ElementNode {
     public var isIgnoredByAutoTrack = false
     /// A parent pointer that bypasses the tree, for modelling a custom host whose
     /// parent links can form a cycle. When set, it is reported as the parent.
-    public weak var parentOverride: Element?
+    public weak var parentOverride: Element? { didSet { Self.hierarchyVersion.bump() } }
 
     /// Creates an element.
     public init(
@@ -116,6 +129,7 @@ public final class Element: ElementNode {
         child.removeFromParent()
         children.insert(child, at: min(max(index, 0), children.count))
         child.parentStorage = self
+        Self.hierarchyVersion.bump()
         return child
     }
 
@@ -124,16 +138,19 @@ public final class Element: ElementNode {
         guard let parent = parentStorage else { return }
         parent.children.removeAll { $0 === self }
         parentStorage = nil
+        Self.hierarchyVersion.bump()
     }
 
     deinit {
         for child in children { child.parentStorage = nil }
+        if !children.isEmpty { Self.hierarchyVersion.bump() }
     }
 
     /// Moves the child at `from` to position `to`.
     public func moveChild(from: Int, to: Int) {
         let child = children.remove(at: from)
         children.insert(child, at: min(max(to, 0), children.count))
+        Self.hierarchyVersion.bump()
     }
 
     // MARK: ElementNode
@@ -162,7 +179,7 @@ public final class Element: ElementNode {
 /// A hand-built screen for tests and hosts without their own controllers.
 public final class Screen: ScreenNode {
     /// The type name.
-    public var typeName: String
+    public var typeName: String { didSet { Element.hierarchyVersion.bump() } }
     /// Superclass names after the type name.
     public var superTypeNames: [String]
     /// The screen's title.
@@ -190,6 +207,11 @@ public final class Screen: ScreenNode {
         self.screenTracking = screenTracking
         self.rootView = rootView
         rootView.screen = self
+    }
+
+    deinit {
+        // The root view's weak link to this screen is cleared without its `didSet`.
+        Element.hierarchyVersion.bump()
     }
 
     /// Adds a child screen.

@@ -164,16 +164,4 @@ public struct ViewPathBuilder: Sendable {
     static func sameTypeIndex(of node: any ElementNode, in parent: (any ElementNode)?) -> Int {
         parent?.sameTypeIndex(ofChild: node) ?? 0
     }
-
-    /// Whether a navigation bar is among the ancestors of `node` (bounded walk).
-    static func isOnNavigationBar(_ node: any ElementNode) -> Bool {
-        var current = node.parentElement
-        var steps = 0
-        while let ancestor = current, steps < PathLimits.standard.maximumDepth {
-            if ancestor.role == .navigationBar { return true }
-            current = ancestor.parentElement
-            steps += 1
-        }
-        return false
-    }
 }

@@ -190,6 +190,10 @@ public protocol ElementNode: AnyObject {
     /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
     /// default, which scans ``childElements``.
     func sameTypeIndex(ofChild child: any ElementNode) -> Int?
+    /// Where this element's path and id are kept between clicks, valid while its
+    /// hierarchy's version does not change (see ``ElementIdentityCache``), or `nil`
+    /// (the default) to work them out at every click.
+    var identityCache: ElementIdentityCache? { get }
 }
 
 extension ElementNode {
@@ -221,6 +225,8 @@ extension ElementNode {
     public var rootViewScreen: (any ScreenNode)? { nil }
     /// Not an alert action.
     public var alertContext: AlertContext? { nil }
+    /// No cache: paths and ids are worked out at every click.
+    public var identityCache: ElementIdentityCache? { nil }
     /// No accessibility identifier.
     public var accessibilityIdentifier: String? { nil }
     /// No own text.
@@ -243,16 +249,10 @@ extension ElementNode {
     }
 
     /// The screen that shows this element: the nearest ancestor (or self) that is a
-    /// screen's root view. The walk is bounded like path walks.
+    /// screen's root view. The walk is bounded like path walks, and kept in the
+    /// element's ``identityCache`` while the hierarchy does not change.
     public var owningScreen: (any ScreenNode)? {
-        var node: (any ElementNode)? = self
-        var steps = 0
-        while let current = node, steps < PathLimits.standard.maximumDepth {
-            if let screen = current.rootViewScreen { return screen }
-            node = current.parentElement
-            steps += 1
-        }
-        return nil
+        ElementPlacement.of(self).owningScreen
     }
 }
 

@@ -33,7 +33,9 @@ public final class AlertActionObject: RuntimeObject, @unchecked Sendable {
     /// The handler block, run once when the action is tapped; `nil` for none.
     public internal(set) var handler: RuntimeBlock?
     /// The alert the action was added to.
-    public internal(set) weak var alertController: ViewControllerObject?
+    public internal(set) weak var alertController: ViewControllerObject? {
+        didSet { (alertController?.host ?? oldValue?.host)?.hierarchyVersion.bump() }
+    }
 
     init(class cls: RuntimeClass, title: String?, style: AlertActionStyle, handler: RuntimeBlock?) {
         self.title = title
@@ -48,7 +50,7 @@ public final class AlertActionViewObject: ViewObject, @unchecked Sendable {
     // Safe by confinement to the UI thread.
 
     /// The action this view shows.
-    public internal(set) weak var action: AlertActionObject?
+    public internal(set) weak var action: AlertActionObject? { didSet { hierarchyVersion.bump() } }
 
     /// The alert's title and message, the action's title and style.
     public override var alertContext: AlertContext? {

@@ -41,8 +41,8 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
 
     /// The kind.
     public let kind: ControllerKind
-    /// The title.
-    public var title: String?
+    /// The title (an alert's title is part of its actions' ids).
+    public var title: String? { didSet { hierarchyVersion.bump() } }
     /// The navigation item's title, shown in the navigation bar.
     public var navigationTitle: String?
     /// The navigation item's right bar button items.
@@ -51,8 +51,8 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public var leftBarButtonItems: [BarButtonItem] = []
     /// The screen's own tracking information (seed 004's protocol).
     public var screenTracking: ScreenTracking?
-    /// An alert's message.
-    public var message: String?
+    /// An alert's message (part of its actions' ids).
+    public var message: String? { didSet { hierarchyVersion.bump() } }
     /// An alert's actions, in order.
     public internal(set) var alertActions: [AlertActionObject] = []
     /// Child controllers (containment, navigation stack, tabs, pages).
@@ -83,6 +83,8 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
 
     deinit {
         loadedView?.owningController = nil
+        // Alert actions lose their alert without a `didSet`.
+        hierarchyVersion.bump()
     }
 
     /// Whether the view was loaded.

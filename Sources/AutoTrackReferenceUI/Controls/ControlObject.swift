@@ -45,7 +45,7 @@ open class ControlObject: ViewObject, @unchecked Sendable {
     // Safe by confinement to the UI thread.
 
     /// Registered target-action pairs, in registration order.
-    public internal(set) var targetActions: [TargetAction] = []
+    public internal(set) var targetActions: [TargetAction] = [] { didSet { hierarchyVersion.bump() } }
     /// Registered closure actions with their events.
     public internal(set) var closureActions: [(action: ActionObject, events: ControlEvents)] = []
     /// A button's title.
@@ -63,7 +63,7 @@ open class ControlObject: ViewObject, @unchecked Sendable {
     /// What one tap on a stepper adds or takes away.
     public var stepValue: Double = 1
     /// A tab bar button's index in its bar.
-    public internal(set) var tabIndex: Int?
+    public internal(set) var tabIndex: Int? { didSet { hierarchyVersion.bump() } }
     /// Whether a text field hides its text.
     public var isSecureTextEntry = false
 

@@ -1,3 +1,4 @@
+import AutoTrackProperties
 /// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 
@@ -20,7 +21,10 @@ public final class GestureRecognizerObject: RuntimeObject, @unchecked Sendable {
     /// The kind, fixed by the UIKit base class.
     public let kind: GestureKind
     /// Target-action pairs in registration order.
-    public internal(set) var targets: [TargetAction] = []
+    public internal(set) var targets: [TargetAction] = [] {
+        // The view's actions (a navigation-bar control's id reads them).
+        didSet { host.hierarchyVersion.bump() }
+    }
     /// The current state.
     public internal(set) var state: GestureState = .possible
     /// The view the recognizer is attached to (weak, as in UIKit).

@@ -4,7 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-/// AutoTrackProperties: `Rect` appears in this file's public API.
+/// AutoTrackProperties: `HierarchyVersion`, `Rect` appear in this file's public API.
 public import AutoTrackProperties
 /// AutoTrackRuntime: `AssociationKey`, `Implementation`, `Runtime`, `RuntimeClass` … appear in this file's public API.
 public import AutoTrackRuntime
@@ -57,6 +57,12 @@ public final class ReferenceHost: @unchecked Sendable {
     public let runtime: Runtime
     /// The screen size in points (an iPhone 14 by default).
     public let screenBounds: Rect
+    /// Moves on every change to the view hierarchy that can move a view's path or
+    /// change its id — views added, removed or reordered, cells given other rows, a
+    /// controller's root view, identifiers, actions, alerts, paging frames — and with
+    /// every class or method change of the runtime (a reported class name is a type
+    /// name). Views cache their paths and ids against it.
+    public let hierarchyVersion: HierarchyVersion
     /// `UIApplication.sharedApplication`.
     public private(set) var application: ApplicationObject!
     /// The key window.
@@ -88,6 +94,7 @@ public final class ReferenceHost: @unchecked Sendable {
     public init(runtime: Runtime = Runtime(), screenBounds: Rect = Rect(x: 0, y: 0, width: 390, height: 844)) throws(RuntimeError) {
         self.runtime = runtime
         self.screenBounds = screenBounds
+        hierarchyVersion = HierarchyVersion(alsoCounting: { [runtime] in runtime.dispatchChangeCount })
         runtime.setAssociatedObject(HostBox(self), for: Self.hostKey, on: runtime.rootClass)
         try ViewClasses.define(in: self)
         try ControlClasses.define(in: self)

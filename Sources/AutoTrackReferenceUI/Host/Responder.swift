@@ -1,3 +1,4 @@
+import AutoTrackProperties
 /// AutoTrackRuntime: `RuntimeClass`, `RuntimeObject` appear in this file's public API.
 public import AutoTrackRuntime
 
@@ -12,10 +13,14 @@ open class ResponderObject: RuntimeObject, @unchecked Sendable {
 
     /// The host the object lives in.
     public unowned let host: ReferenceHost
+    /// The host's ``ReferenceHost/hierarchyVersion``, held here so that an object
+    /// outliving its host can still report its own release.
+    let hierarchyVersion: HierarchyVersion
 
     /// Creates an instance of `cls` in `host`.
     public init(host: ReferenceHost, class cls: RuntimeClass) {
         self.host = host
+        hierarchyVersion = host.hierarchyVersion
         super.init(instanceOf: cls)
     }
 

@@ -41,7 +41,7 @@ public final class ListViewObject: ViewObject, @unchecked Sendable {
     /// What the list shows.
     public var content: ListContent?
     /// The cells on screen by index path.
-    public internal(set) var visibleCells: [IndexPath: CellObject] = [:]
+    public internal(set) var visibleCells: [IndexPath: CellObject] = [:] { didSet { hierarchyVersion.bump() } }
     /// Cells waiting to be reused, by class name.
     var reusePool: [String: [CellObject]] = [:]
     /// How far the list has scrolled down: the bounds' vertical origin.
@@ -107,7 +107,7 @@ public final class CellObject: ViewObject, @unchecked Sendable {
     /// Not reference counted (a weak reference would put every retain of the list on
     /// the slow side-table path): set only while the list shows or pools the cell, and
     /// cleared when the list is released.
-    unowned(unsafe) var listStorage: ListViewObject?
+    unowned(unsafe) var listStorage: ListViewObject? { didSet { hierarchyVersion.bump() } }
 
     /// The list showing the cell.
     public var list: ListViewObject? { listStorage }

@@ -13,7 +13,10 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     /// The role collectors see, fixed by the UIKit base class.
     public let role: ElementRole
     /// The frame in the superview's coordinates.
-    public var frame: Rect = .zero
+    public var frame: Rect = .zero {
+        // HubbleData paths place a paging container's children by their centre.
+        didSet { if role == .pageContainer || superviewStorage?.role == .pageContainer { hierarchyVersion.bump() } }
+    }
     /// The bounds' origin: a scroll view's content offset, `(0, 0)` otherwise. The
     /// subviews' frames are in the coordinates this origin shifts.
     public var boundsOrigin = Point(x: 0, y: 0)
@@ -25,7 +28,7 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     /// The opacity.
     public var alpha: Double = 1
     /// The accessibility identifier.
-    public var accessibilityIdentifier: String?
+    public var accessibilityIdentifier: String? { didSet { hierarchyVersion.bump() } }
     /// An element id the app assigns for analytics (Sensors' `sensorsdata_viewID`).
     public var customElementID: String?
     /// Properties the app attaches to this view's clicks (`sensorsAnalyticsViewProperties`).
@@ -39,12 +42,15 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     /// Subviews in order, back to front.
     public private(set) var subviews: [ViewObject] = []
     /// The gesture recognizers attached to the view.
-    public internal(set) var gestureRecognizers: [GestureRecognizerObject] = []
+    public internal(set) var gestureRecognizers: [GestureRecognizerObject] = [] { didSet { hierarchyVersion.bump() } }
     // Unowned without reference counting; set only while the superview holds this
     // view in `subviews`, cleared on removal and when the superview is released.
     private unowned(unsafe) var superviewStorage: ViewObject?
     /// The view controller whose root view this is; cleared when it is released.
-    unowned(unsafe) var owningController: ViewControllerObject?
+    unowned(unsafe) var owningController: ViewControllerObject? { didSet { hierarchyVersion.bump() } }
+    /// This view's cached path and id, checked against the host's
+    /// ``ReferenceHost/hierarchyVersion``.
+    public private(set) lazy var identityCache: ElementIdentityCache? = ElementIdentityCache(version: hierarchyVersion)
     /// For a window: the application, its next responder.
     weak var applicationForChain: ApplicationObject?
 
@@ -57,6 +63,7 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
 
     deinit {
         for subview in subviews { subview.superviewStorage = nil }
+        if !subviews.isEmpty { hierarchyVersion.bump() }
     }
 
     /// The superview.
@@ -78,12 +85,14 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
         view.removeFromSuperviewStorage()
         subviews.insert(view, at: min(max(index, 0), subviews.count))
         view.superviewStorage = self
+        hierarchyVersion.bump()
     }
 
     func removeFromSuperviewStorage() {
         guard let superview = superviewStorage else { return }
         superview.subviews.removeAll { $0 === self }
         superviewStorage = nil
+        hierarchyVersion.bump()
     }
 
     /// Adds a subview through the `addSubview:` message (hookable).

@@ -132,6 +132,7 @@ extension Runtime {
     @discardableResult
     public func setClass(of object: RuntimeObject, to cls: RuntimeClass) -> RuntimeClass {
         withLock { _ in
+            noteDispatchChange()
             let previous = object.realClass
             if !object.isClassObject {
                 previous.liveInstances.subtract(1, ordering: .relaxed)

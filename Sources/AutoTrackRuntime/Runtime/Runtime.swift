@@ -30,6 +30,7 @@ public final class Runtime: Sendable {
     }
 
     let registry = Mutex(Registry())
+    private let dispatchChanges = Atomic<UInt64>(0)
 
     deinit {
         withLock { registry in
@@ -74,6 +75,17 @@ public final class Runtime: Sendable {
     }
 
     // MARK: Diagnostics
+
+    /// How many times what a message does — or which class an object has — may have
+    /// changed: every method added, implementation replaced, exchanged or set, and
+    /// every `setClass` (KVO's included) counts one. Hosts that cache what they learnt
+    /// by sending messages (a view's reported class name) compare it.
+    public var dispatchChangeCount: UInt64 { dispatchChanges.load(ordering: .acquiring) }
+
+    /// Counts one change of dispatch or of an object's class.
+    func noteDispatchChange() {
+        dispatchChanges.wrappingAdd(1, ordering: .releasing)
+    }
 
     /// The number of method caches replaced since the runtime was created. They stay
     /// allocated until the runtime is released, as a lock-free reader may still hold

@@ -60,6 +60,7 @@ extension Runtime {
     ) -> Bool {
         withLock { registry in
             guard cls.ownMethods[selector] == nil else { return false }
+            noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
             let method = RuntimeMethod(selector: selector, typeEncoding: types, implementation: implementation, owner: cls)
             cls.ownMethods[selector] = method
@@ -78,6 +79,7 @@ extension Runtime {
         in cls: RuntimeClass, _ selector: Selector, _ implementation: Implementation, types: String
     ) -> Implementation? {
         withLock { registry in
+            noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
             if let existing = cls.ownMethods[selector] {
                 return existing.exchangeImplementation(with: implementation)
@@ -97,6 +99,7 @@ extension Runtime {
     public func exchangeImplementations(_ first: RuntimeMethod, _ second: RuntimeMethod) {
         withLock { _ in
             guard first !== second else { return }
+            noteDispatchChange()
             let firstImplementation = first.implementation
             let secondImplementation = first.exchangeImplementation(with: second.implementation)
             _ = second.exchangeImplementation(with: firstImplementation)
@@ -109,6 +112,7 @@ extension Runtime {
     @discardableResult
     public func setImplementation(of method: RuntimeMethod, to implementation: Implementation) -> Implementation {
         withLock { registry in
+            noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
             return method.exchangeImplementation(with: implementation)
         }

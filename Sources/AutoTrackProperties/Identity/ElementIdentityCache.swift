@@ -1,0 +1,197 @@
+/// Synchronization: the counter of ``HierarchyVersion`` is an atomic.
+import Synchronization
+
+/// A count of the changes made to a host's element hierarchy that can move an element's
+/// path or change its id. The host bumps it on every such change; a cached identity
+/// made at another count is never used.
+///
+/// What counts as such a change — everything ``ElementIdentity`` reads:
+/// - a child added, removed, inserted or moved (any reorder), and a parent link set or
+///   cleared;
+/// - a type name changed, and a screen's root view or type name changed;
+/// - a list position (a cell reused for another row, a tab moved);
+/// - an accessibility identifier, the actions attached to a control, an alert's
+///   title, message or controller type;
+/// - a frame, and a role's flags a host lets change (HubbleData paths place the
+///   children of a paging container by their centre, and a navigation bar's controls
+///   by their actions).
+///
+/// Bumping more often than needed only costs a recomputation; bumping less often gives
+/// stale paths and ids, so a host funnels every write of these through one place.
+/// One version may serve any number of trees (a process-wide one is fine).
+public final class HierarchyVersion: Sendable {
+    private let counter = Atomic<UInt64>(0)
+    private let source: (@Sendable () -> UInt64)?
+
+    /// Creates a version at 0.
+    public init() { source = nil }
+
+    /// Creates a version that also moves whenever `source` does — a count kept
+    /// elsewhere of changes that can move a path or an id, such as a runtime's count of
+    /// class and method changes (a view's reported class name is its type name).
+    /// `source` must never go back.
+    public init(alsoCounting source: @escaping @Sendable () -> UInt64) {
+        self.source = source
+    }
+
+    /// The count now.
+    public var current: UInt64 {
+        let own = counter.load(ordering: .acquiring)
+        guard let source else { return own }
+        return own &+ source()
+    }
+
+    /// Records a change: every identity cached before it is stale.
+    public func bump() {
+        counter.wrappingAdd(1, ordering: .releasing)
+    }
+}
+
+/// One element's cached identities — its view path and `$element_id` per path style —
+/// valid while its hierarchy's ``HierarchyVersion`` does not change.
+///
+/// A host that hands one out from ``ElementNode/identityCache`` lets an automatic click
+/// on an element that has not moved skip the walk up the tree, the same-type sibling
+/// scans and the SHA-256: the element properties collector reads the cached identity
+/// when the version matches and stores a new one when it does not.
+///
+/// ```swift
+/// final class MyView: ElementNode {
+///     static let hierarchy = HierarchyVersion()
+///     let identityCache: ElementIdentityCache? = ElementIdentityCache(version: MyView.hierarchy)
+///     var children: [MyView] = [] { didSet { MyView.hierarchy.bump() } }
+///     // …
+/// }
+/// ```
+///
+/// Like the nodes it belongs to, a cache is used on the thread that owns the UI.
+public final class ElementIdentityCache {
+    /// The version the entries are checked against.
+    public let version: HierarchyVersion
+    private var entries: [Entry] = []
+    private var placement: Placement?
+
+    private struct Entry {
+        let style: ViewPathStyle
+        let maximumDepth: Int
+        let version: UInt64
+        let identity: ElementIdentity
+    }
+
+    /// Creates an empty cache checked against `version`.
+    public init(version: HierarchyVersion) {
+        self.version = version
+    }
+
+    /// The identity cached for `style` and `limits` at the version now, if any.
+    public func identity(style: ViewPathStyle, limits: PathLimits) -> ElementIdentity? {
+        let now = version.current
+        for entry in entries where entry.style == style && entry.maximumDepth == limits.maximumDepth {
+            return entry.version == now ? entry.identity : nil
+        }
+        return nil
+    }
+
+    /// Stores `identity`, worked out at version `madeAt` (read before the walk began,
+    /// so a change during the walk leaves it stale).
+    public func store(_ identity: ElementIdentity, style: ViewPathStyle, limits: PathLimits, madeAt: UInt64) {
+        let entry = Entry(style: style, maximumDepth: limits.maximumDepth, version: madeAt, identity: identity)
+        if let index = entries.firstIndex(where: { $0.style == style && $0.maximumDepth == limits.maximumDepth }) {
+            entries[index] = entry
+        } else {
+            entries.append(entry)
+        }
+    }
+
+    /// Forgets every entry.
+    public func removeAll() {
+        entries.removeAll()
+        placement = nil
+    }
+
+    /// Where the element sits, as the walks up the tree found it at a version.
+    struct Placement {
+        let version: UInt64
+        /// The owning screen, held weakly: the cache must not keep a screen alive.
+        weak var screen: (any ScreenNode)?
+        let hasScreen: Bool
+        let isOnNavigationBar: Bool
+        let listTypeName: String?
+    }
+
+    /// The placement of `element` (whose cache this is) now: cached, or found and
+    /// stored.
+    func placement(of element: any ElementNode) -> ElementPlacement {
+        let now = version.current
+        if let placement, placement.version == now {
+            let screen = placement.screen
+            // A screen released since (a host that did not bump) is looked up again.
+            if !placement.hasScreen || screen != nil {
+                return ElementPlacement(owningScreen: screen, isOnNavigationBar: placement.isOnNavigationBar, listTypeName: placement.listTypeName)
+            }
+        }
+        let found = ElementPlacement(walkingUpFrom: element)
+        placement = Placement(version: now, screen: found.owningScreen, hasScreen: found.owningScreen != nil,
+                              isOnNavigationBar: found.isOnNavigationBar, listTypeName: found.listTypeName)
+        return found
+    }
+}
+
+/// What the walks up from an element find: its screen, whether it is on a navigation
+/// bar, and for a cell the list that shows it.
+struct ElementPlacement {
+    /// The nearest ancestor (or self) that is a screen's root view: its screen.
+    let owningScreen: (any ScreenNode)?
+    /// Whether a navigation bar is among the ancestors.
+    let isOnNavigationBar: Bool
+    /// For a cell, the type name of the nearest table or collection within 8 levels up.
+    let listTypeName: String?
+
+    init(owningScreen: (any ScreenNode)?, isOnNavigationBar: Bool, listTypeName: String?) {
+        self.owningScreen = owningScreen
+        self.isOnNavigationBar = isOnNavigationBar
+        self.listTypeName = listTypeName
+    }
+
+    /// One bounded walk to the top.
+    init(walkingUpFrom element: any ElementNode) {
+        var screen: (any ScreenNode)?
+        var onNavigationBar = false
+        var listTypeName: String?
+        var node: (any ElementNode)? = element
+        var steps = 0
+        while let current = node, steps < PathLimits.standard.maximumDepth {
+            if screen == nil, let found = current.rootViewScreen { screen = found }
+            if steps > 0 {
+                if current.role == .navigationBar { onNavigationBar = true }
+                if listTypeName == nil, steps <= 8, current.role == .table || current.role == .collection { listTypeName = current.typeName }
+            }
+            node = current.parentElement
+            steps += 1
+        }
+        owningScreen = screen
+        isOnNavigationBar = onNavigationBar
+        self.listTypeName = element.role.isCell ? listTypeName : nil
+    }
+
+    /// The placement of `element`, from its cache when it has one.
+    static func of(_ element: any ElementNode) -> ElementPlacement {
+        element.identityCache?.placement(of: element) ?? ElementPlacement(walkingUpFrom: element)
+    }
+}
+
+extension ElementIdentity {
+    /// The identity of `element`, from its ``ElementNode/identityCache`` when that
+    /// holds one made at the hierarchy's version now; otherwise worked out (as
+    /// ``init(of:style:limits:screen:)`` does) and stored there.
+    public static func cached(
+        of element: any ElementNode, style: ViewPathStyle, limits: PathLimits = .standard, screen: (any ScreenNode)?? = nil
+    ) -> ElementIdentity {
+        guard let cache = element.identityCache else { return ElementIdentity(of: element, style: style, limits: limits, screen: screen) }
+        if let identity = cache.identity(style: style, limits: limits) { return identity }
+        let version = cache.version.current
+        let identity = ElementIdentity(of: element, style: style, limits: limits, screen: screen)
+        cache.store(identity, style: style, limits: limits, madeAt: version)
+        return identity
+    }
+}
