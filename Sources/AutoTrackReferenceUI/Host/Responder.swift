@@ -29,22 +29,32 @@ open class ResponderObject: RuntimeObject, @unchecked Sendable {
     /// its parent; the window's next is the application.
     open var nextResponder: ResponderObject? { nil }
 
+    /// The reported class's names, and the runtime's dispatch change count they were
+    /// asked at: an answer of `class` holds until a class or method changes.
+    private var reportedNames: (dispatchChanges: UInt64, hierarchy: [String])?
+
     /// The app-visible class name: the class the object reports through `class`, which
     /// hides runtime-generated subclasses (KVO, dynamic-subclass hooks).
     public var reportedClassName: String {
-        ((try? host.runtime.reportedClass(of: self)) ?? nil)?.name ?? realClass.name
+        reportedClassHierarchy.first ?? realClass.name
     }
 
-    /// The reported class and its superclasses' names.
+    /// The reported class and its superclasses' names. Asked with a `class` message,
+    /// and kept until the runtime's ``AutoTrackRuntime/Runtime/dispatchChangeCount``
+    /// moves (a method added, replaced or exchanged, an object's class set).
     public var reportedClassHierarchy: [String] {
+        let runtime = host.runtime
+        let changes = runtime.dispatchChangeCount
+        if let reportedNames, reportedNames.dispatchChanges == changes { return reportedNames.hierarchy }
         var names: [String] = []
-        var current: RuntimeClass? = ((try? host.runtime.reportedClass(of: self)) ?? nil) ?? realClass
+        var current: RuntimeClass? = ((try? runtime.reportedClass(of: self)) ?? nil) ?? realClass
         var steps = 0
         while let cls = current, steps < 64 {
             names.append(cls.name)
             current = cls.superclass
             steps += 1
         }
+        reportedNames = (changes, names)
         return names
     }
 }
