@@ -49,6 +49,25 @@ struct EventIdentityTests {
         #expect(sequential.next().rawValue == 0, "wraps within the safe range")
     }
 
+    @Test("system-random ids drawn in blocks: 10 000 from four threads are distinct and not sequential")
+    func systemRandomBlocks() async {
+        let generator = SystemRandomEventIDGenerator()
+        let ids = await withTaskGroup(of: [Int64].self) { group in
+            for _ in 0..<4 { group.addTask { (0..<2500).map { _ in generator.next().rawValue } } }
+            var all: [Int64] = []
+            for await part in group { all += part }
+            return all
+        }
+        #expect(ids.count == 10_000)
+        #expect(Set(ids).count == 10_000, "53 random bits: a repeat among 10 000 has odds of about 5·10⁻⁹")
+        // Blocks are not handed out twice: a second generator does not replay the first.
+        let other = SystemRandomEventIDGenerator()
+        #expect(Set((0..<300).map { _ in other.next().rawValue }).isDisjoint(with: Set(ids)))
+        // Roughly half of the bits are set: the words are random, not zero-filled.
+        let ones = ids.prefix(1000).reduce(0) { $0 + $1.nonzeroBitCount }
+        #expect((20_000...33_000).contains(ones), "\(ones) bits set in 1 000 ids of 53 bits")
+    }
+
     @Test("a manual clock moves only when told")
     func manualClock() {
         let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 1_648_801_408_348))

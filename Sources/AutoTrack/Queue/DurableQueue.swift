@@ -324,7 +324,8 @@ public final class DurableQueue: Sendable {
     /// Writes `bytes` at the end of the write segment (retrying short writes), then
     /// syncs when asked; the error, or `nil`.
     private func writeAll(_ bytes: [UInt8], state: State, sync: Bool) -> QueueError? {
-        let path = segmentPath(state.writeSegment)
+        // Named only in an error: making the path costs more than a small write.
+        var path: String { segmentPath(state.writeSegment) }
         var done = 0
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { files.write(state.writeDescriptor, UnsafeRawBufferPointer(rebasing: $0[done...])) }

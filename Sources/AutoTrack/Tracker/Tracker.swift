@@ -119,11 +119,15 @@ public final class Tracker: Sendable {
         case .http(let endpoint, let format, let timeout): transport = HTTPTransport(endpoint: endpoint, wireFormat: format, timeout: timeout)
         case .custom(let custom): transport = custom
         }
-        presets = configuration.device.presetProperties
+        // Checked once: every event carries them.
+        var presetRepairs = SanitizationReport()
+        presets = configuration.rules.sanitized(configuration.device.presetProperties, report: &presetRepairs)
         encoder = EventJSONEncoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         decoder = EventJSONDecoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
-        state = Mutex(State(identity: .anonymous(anonymous), settings: configuration.autoTrackSettings))
+        var initial = State(identity: .anonymous(anonymous), settings: configuration.autoTrackSettings)
+        initial.diagnostics.sanitized.add(presetRepairs)
+        state = Mutex(initial)
         startTimer()
     }
 
@@ -238,6 +242,9 @@ public final class Tracker: Sendable {
     struct CallContext: Sendable {
         let identity: Identity
         let superProperties: Properties
+        /// Whether every super property was validated already (the static ones are,
+        /// when registered); dynamic ones are sanitised with the event.
+        var superPropertiesAreChecked = true
     }
 
     private func callContext() -> CallContext {
@@ -260,7 +267,7 @@ public final class Tracker: Sendable {
 
     private static func callContext(_ parts: CallContextParts) -> CallContext {
         guard let dynamic = parts.dynamic else { return CallContext(identity: parts.identity, superProperties: parts.superProperties) }
-        return CallContext(identity: parts.identity, superProperties: parts.superProperties.merging(dynamic()))
+        return CallContext(identity: parts.identity, superProperties: parts.superProperties.merging(dynamic()), superPropertiesAreChecked: false)
     }
 
     /// One event handed from a caller's thread to the worker.
@@ -420,15 +427,20 @@ public final class Tracker: Sendable {
         return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
     }
 
-    /// An event of `submission`'s time and caller context, its properties layered and
-    /// sanitised.
+    /// An event of `submission`'s time and caller context, its properties layered.
+    /// Only the layers not checked before are sanitised here: the SDK's automatic
+    /// properties and dynamic super properties (the presets were at start, the
+    /// caller's properties and static super properties when they were handed over).
     private func event(
         _ name: EventName, method: LibraryMethod, autotrack: Properties, caller: Properties, for submission: Submission,
         repairs: inout SanitizationReport
     ) -> Event {
-        let properties = configuration.rules.sanitized(
-            Properties.layered(preset: presets, superProperties: submission.context.superProperties, autotrack: autotrack, caller: caller),
-            report: &repairs)
+        let rules = configuration.rules
+        let superProperties = submission.context.superPropertiesAreChecked
+            ? submission.context.superProperties : rules.sanitized(submission.context.superProperties, report: &repairs)
+        let properties = Properties.layered(
+            preset: presets, superProperties: superProperties,
+            autotrack: autotrack.isEmpty ? autotrack : rules.sanitized(autotrack, report: &repairs), caller: caller)
         return Event(
             id: configuration.eventIDs.next(), name: name, time: submission.time, identity: submission.context.identity,
             library: LibraryInfo(name: configuration.device.library, version: configuration.device.libraryVersion, method: method,

@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A unique identifier for one event, used to deliver it idempotently.
 ///
@@ -46,14 +51,72 @@ public protocol EventIDGenerator: Sendable {
 /// about n²/2⁵⁴: 6·10⁻⁵ for a million events from one device — and collectors
 /// deduplicate on (`distinct_id`, `time`, `_track_id`), so two events collide only
 /// if they also share the device and the millisecond.
+///
+/// The system's random bytes are read 2 KiB at a time (from `/dev/urandom`, or
+/// `arc4random_buf`, per 256 identifiers) instead of one system call per event.
 public struct SystemRandomEventIDGenerator: EventIDGenerator {
+    private let pool = RandomWordPool()
+
     /// Creates the generator.
     public init() {}
 
     /// A fresh random identifier.
     public func next() -> EventID {
-        var generator = SystemRandomNumberGenerator()
-        return EventID(truncatingBits: generator.next())
+        EventID(truncatingBits: pool.next())
+    }
+}
+
+/// Random 64-bit words from the system's secure source, drawn in blocks.
+final class RandomWordPool: Sendable {
+    private static let blockWords = 256
+    private let state = Mutex<(words: [UInt64], next: Int)>(([], 0))
+
+    func next() -> UInt64 {
+        state.withLock { state in
+            if state.next == state.words.count {
+                state.words = Self.block()
+                state.next = 0
+            }
+            defer { state.next += 1 }
+            return state.words[state.next]
+        }
+    }
+
+    /// One block of words from the system; the standard library's generator (one call
+    /// per word) where the block read is not available or fails.
+    private static func block() -> [UInt64] {
+        var words = [UInt64](repeating: 0, count: blockWords)
+        let filled = words.withUnsafeMutableBytes { raw -> Bool in
+            #if canImport(Darwin)
+            arc4random_buf(raw.baseAddress!, raw.count)
+            return true
+            #elseif canImport(Glibc)
+            // The kernel's generator through its device: `getrandom` and
+            // `arc4random_buf` are not declared by every C library Swift runs on.
+            let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            var done = 0
+            while done < raw.count {
+                let count = read(descriptor, raw.baseAddress! + done, raw.count - done)
+                if count > 0 {
+                    done += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
+            #else
+            return false
+            #endif
+        }
+        if !filled {
+            var generator = SystemRandomNumberGenerator()
+            for index in words.indices { words[index] = generator.next() }
+        }
+        return words
     }
 }
 

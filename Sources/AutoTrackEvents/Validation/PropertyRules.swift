@@ -69,6 +69,7 @@ public struct PropertyRules: Hashable, Sendable {
     /// - Throws: the first ``NameViolation`` found, checked in this order: empty,
     ///   first character, later characters, length, reserved.
     public func checkName(_ name: String) throws(NameViolation) {
+        if checkASCIIName(name) { return }
         var length = 0
         for scalar in name.unicodeScalars {
             let allowed: Bool
@@ -92,6 +93,25 @@ public struct PropertyRules: Hashable, Sendable {
         if let prefix = reservedPrefixes.first(where: { lowered.hasPrefix($0) }) {
             throw .reserved(matched: prefix)
         }
+    }
+
+    /// The common case without allocating: `true` when `name` is a valid, unreserved
+    /// ASCII name; `false` when it must be looked at closely (it may still be valid —
+    /// with capitals, say, whose reserved check needs the lowercased text).
+    private func checkASCIIName(_ name: String) -> Bool {
+        var length = 0
+        for byte in name.utf8 {
+            switch byte {
+            case 0x61...0x7A, 0x5F, 0x24: break // a-z _ $
+            case 0x30...0x39 where length > 0: break
+            default: return false
+            }
+            length += 1
+        }
+        guard length > 0, length <= maximumNameLength else { return false }
+        // Already lowercase: the reserved lists compare as they are.
+        if reservedNames.contains(name) { return false }
+        return !reservedPrefixes.contains { name.hasPrefix($0) }
     }
 
     /// The whole character (grapheme cluster) of `name` that holds `scalar`, so that a
