@@ -120,6 +120,35 @@ struct CollectorTests {
         #expect(ControlAttributes.rect(Rect(x: 1.0 / 3, y: -2, width: 0.1 + 0.2, height: 1e20)) == "rect(0.333, -2, 0.3, 9000000000000)")
     }
 
+    @Test("frame numbers: at most three decimals, no trailing zeros, for 20 000 seeded values")
+    func frameNumbers() {
+        /// The rule in words, with strings: what the byte-level writer must match.
+        func reference(_ value: Double) -> String {
+            guard value.isFinite else { return "0" }
+            let scaled = (value * 1000).rounded()
+            let magnitude = Int64(min(abs(scaled), 9.0e15))
+            var text = (scaled < 0 && magnitude != 0 ? "-" : "") + String(magnitude / 1000)
+            var fraction = magnitude % 1000
+            if fraction != 0 {
+                var digits = 3
+                while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+                let fractionText = String(fraction)
+                text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+            }
+            return text
+        }
+        var random = SplitMix64(seed: 3)
+        let specials: [Double] = [0, -0.0, 0.0004, -0.0004, 0.0005, 0.05, -0.05, 0.1, 0.001, 1e15, -1e20, .infinity, -.infinity, .nan, 123.4565]
+        let values = specials + (0..<20_000).map { _ in
+            let unit = Double(random.next() >> 11) / Double(1 << 53)
+            return (unit - 0.5) * pow(10, Double(random.next() % 9))
+        }
+        for value in values {
+            let rect = ControlAttributes.rect(Rect(x: value, y: 0, width: 1, height: -value))
+            #expect(rect == "rect(\(reference(value)), 0, 1, \(reference(-value)))", "\(value)")
+        }
+    }
+
     @Test("search text is captured only when editing ends; text fields never")
     func searchText() {
         let search = Element("UISearchBarTextField", role: .searchField, text: "running shoes")

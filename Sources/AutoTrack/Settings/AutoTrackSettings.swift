@@ -107,10 +107,11 @@ public struct AutoTrackSettings: Hashable, Sendable {
     /// under these settings.
     public func records(_ type: AutomaticEventTypes, element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
         guard eventTypes.contains(type) else { return false }
-        if let screen, screen.typeHierarchy.contains(where: ignoredScreenTypes.contains) { return false }
+        // Empty lists (the usual case) are not consulted: every lookup hashes a name.
+        if let screen, !ignoredScreenTypes.isEmpty, screen.typeHierarchy.contains(where: ignoredScreenTypes.contains) { return false }
         guard let element else { return true }
-        if element.typeHierarchy.contains(where: ignoredElementTypes.contains) { return false }
-        if case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.contains(id) { return false }
+        if !ignoredElementTypes.isEmpty, element.typeHierarchy.contains(where: ignoredElementTypes.contains) { return false }
+        if !ignoredElementIDs.isEmpty, case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.contains(id) { return false }
         return true
     }
 }

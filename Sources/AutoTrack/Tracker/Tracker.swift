@@ -295,20 +295,35 @@ public final class Tracker: Sendable {
         }
     }
 
-    /// Hands an event to the worker. Submissions that arrive while the worker is busy
-    /// wait in one buffer and are stored together — one write, and at most one `fsync`,
-    /// per batch — in the order they were submitted.
+    /// How long a submission may wait for others before the worker stores them: the
+    /// caller schedules the drain instead of waking the worker at every event (a wake-up
+    /// cost the calling thread more than capturing a click), and the events of a burst
+    /// are stored together. ``waitUntilQueued()``, ``flush()`` and ``shutdown()`` drain
+    /// at once.
+    static let submissionBatchingDelay: DispatchTimeInterval = .milliseconds(1)
+
+    /// Past this many waiting submissions the worker is woken at once, so a burst
+    /// never waits for the delay with a large buffer.
+    static let submissionBatchLimit = 256
+
+    /// Hands an event to the worker. Submissions wait in one buffer — for at most
+    /// ``submissionBatchingDelay`` — and are stored together: one write, and at most
+    /// one `fsync`, per batch, in the order they were submitted.
     private func submit(_ submission: Submission) {
-        let needsDrain = state.withLock { state -> Bool in
+        let (scheduleDrain, drainNow) = state.withLock { state -> (Bool, Bool) in
             guard state.submissions.count < configuration.maximumPendingEvents else {
                 state.diagnostics.droppedWhileBusy += 1
-                return false
+                return (false, false)
             }
             state.submissions.append(submission)
             defer { state.drainScheduled = true }
-            return !state.drainScheduled
+            return (!state.drainScheduled, state.submissions.count == Self.submissionBatchLimit)
         }
-        if needsDrain { worker.async { [self] in drainSubmissions() } }
+        if drainNow {
+            worker.async { [self] in drainSubmissions() }
+        } else if scheduleDrain {
+            worker.asyncAfter(deadline: .now() + Self.submissionBatchingDelay) { [self] in drainSubmissions() }
+        }
     }
 
     /// Builds, sanitises and stores every waiting submission, then sends when the batch
@@ -466,7 +481,10 @@ public final class Tracker: Sendable {
     /// temporary failure, leaving the rest queued.
     @discardableResult
     public func flush() -> FlushReport {
-        worker.sync { flushOnWorker() }
+        worker.sync {
+            drainSubmissions()
+            return flushOnWorker()
+        }
     }
 
     /// A flush the tracker starts by itself (a full batch, the interval), unless a
@@ -601,7 +619,7 @@ public final class Tracker: Sendable {
     }
 
     /// Waits until every event handed over so far is queued.
-    public func waitUntilQueued() { worker.sync {} }
+    public func waitUntilQueued() { worker.sync { drainSubmissions() } }
 
     /// The counters now.
     public var diagnostics: TrackerDiagnostics {

@@ -139,29 +139,59 @@ public enum ControlAttributes {
 
     /// `rect(x, y, w, h)` with at most three decimals per number.
     public static func rect(_ frame: Rect) -> String {
-        "rect(\(number(frame.origin.x)), \(number(frame.origin.y)), \(number(frame.width)), \(number(frame.height)))"
+        var text: [UInt8] = Array("rect(".utf8)
+        text.reserveCapacity(48)
+        for (position, value) in [frame.origin.x, frame.origin.y, frame.width, frame.height].enumerated() {
+            if position > 0 { text.append(contentsOf: [0x2C, 0x20]) } // ", "
+            appendNumber(value, to: &text)
+        }
+        text.append(0x29) // )
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A number with at most three decimals and no trailing zeros: `16`, `0.5`,
     /// `33.333`.
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let scaled = (value * 1000).rounded()
-        let negative = scaled < 0
-        let magnitude = Int64(Swift.min(abs(scaled), 9.0e15))
-        let whole = magnitude / 1000
-        var fraction = magnitude % 1000
-        var text = (negative && magnitude != 0 ? "-" : "") + String(whole)
-        if fraction != 0 {
-            var digits = 3
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
-            let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        var text: [UInt8] = []
+        appendNumber(value, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends ``number(_:)``'s text as ASCII, without making strings on the way.
+    static func appendNumber(_ value: Double, to text: inout [UInt8]) {
+        guard value.isFinite else {
+            text.append(0x30)
+            return
         }
-        return text
+        let scaled = (value * 1000).rounded()
+        let magnitude = UInt64(Swift.min(abs(scaled), 9.0e15))
+        if scaled < 0 && magnitude != 0 { text.append(0x2D) } // -
+        appendDigits(magnitude / 1000, to: &text)
+        var fraction = magnitude % 1000
+        guard fraction != 0 else { return }
+        text.append(0x2E) // .
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        // Leading zeros of the fraction, then its digits: 0.05 → "05".
+        var divisor: UInt64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            text.append(0x30 + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// Appends the decimal digits of `value`.
+    private static func appendDigits(_ value: UInt64, to text: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            text.append(0x30 + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
 
