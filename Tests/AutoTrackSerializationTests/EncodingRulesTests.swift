@@ -22,6 +22,44 @@ struct EncodingRulesTests {
         #expect(parsed == text)
     }
 
+    @Test("escaping finds a special character at every position of strings up to 40 bytes, among ASCII and multi-byte text")
+    func everyPosition() {
+        /// The escaping rule spelled out, one scalar at a time.
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x08: out += "\\b"
+                case 0x0C: out += "\\f"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0..<0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let fillers = ["a", "é", "中", "\u{7F}", " "]
+        let specials = ["\"", "\\", "\u{0}", "\n", "\u{1F}", "\t"]
+        for filler in fillers {
+            for length in 0...40 {
+                let plain = String(repeating: filler, count: length)
+                #expect(Self.encodedProperty(.string(plain)) == reference(plain))
+                for position in 0...length {
+                    for special in specials {
+                        var characters = Array(plain)
+                        characters.insert(Character(special), at: position)
+                        let text = String(characters)
+                        #expect(Self.encodedProperty(.string(text)) == reference(text), "\(filler) × \(length), \(special.debugDescription) at \(position)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("quote, backslash and slash", arguments: [
         ("\"", "\"\\\"\""), ("\\", "\"\\\\\""), ("/", "\"/\""), ("\u{7F}", "\"\u{7F}\""), ("\u{2028}", "\"\u{2028}\""),
     ])

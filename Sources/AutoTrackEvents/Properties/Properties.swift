@@ -37,6 +37,14 @@ public struct Properties: Sendable {
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// Makes room for `capacity` properties, so that adding that many allocates
+    /// nothing more.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        storedKeys.reserveCapacity(capacity)
+        storedValues.reserveCapacity(capacity)
+        fingerprints.reserveCapacity(capacity)
+    }
+
     /// The number of properties.
     public var count: Int { storedKeys.count }
 

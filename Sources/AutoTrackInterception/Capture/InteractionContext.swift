@@ -140,8 +140,10 @@ public final class InteractionContext: Sendable {
 
     /// A snapshot of `element` now, with control attributes for `action`.
     public func snapshot(of element: any ElementNode, action: String? = nil, searchText: String? = nil) -> ElementSnapshot {
-        var properties = elementCollector.collect(for: element)
-        properties.merge(ControlAttributes.collect(for: element, action: action, searchText: searchText))
+        var properties = Properties()
+        properties.reserveCapacity(12)
+        elementCollector.collect(for: element, screen: nil, into: &properties)
+        ControlAttributes.collect(for: element, action: action, searchText: searchText, into: &properties)
         return ElementSnapshot(
             typeName: element.typeName, typeHierarchy: element.typeHierarchy, role: element.role,
             accessibilityIdentifier: element.accessibilityIdentifier, properties: properties, isIgnored: element.isIgnoredByAutoTrack)

@@ -101,23 +101,85 @@ public struct InteractionDetails: Hashable, Sendable {
 /// What a hook reports: one user action at one interception point.
 public struct Interaction: Hashable, Sendable {
     /// Where it was intercepted.
-    public var point: InterceptionPoint
+    public var point: InterceptionPoint {
+        get { storage.point }
+        set { mutableStorage.point = newValue }
+    }
     /// The element acted on; `nil` for screen views.
-    public var element: ElementSnapshot?
+    public var element: ElementSnapshot? {
+        get { storage.element }
+        set { mutableStorage.element = newValue }
+    }
     /// The screen it happened on.
-    public var screen: ScreenSnapshot?
+    public var screen: ScreenSnapshot? {
+        get { storage.screen }
+        set { mutableStorage.screen = newValue }
+    }
     /// Point-specific facts.
-    public var details: InteractionDetails
+    public var details: InteractionDetails {
+        get { storage.details }
+        set { mutableStorage.details = newValue }
+    }
     /// The name of the hook strategy that captured it.
-    public var capturedBy: String
+    public var capturedBy: String {
+        get { storage.capturedBy }
+        set { mutableStorage.capturedBy = newValue }
+    }
+
+    /// The fields, shared by copies until one is changed: an interaction is handed from
+    /// the hook to the context, the sink and the tracker's worker, and each copy of
+    /// the fields themselves would retain every string and array of both snapshots.
+    private var storage: Storage
+
+    // Safe to share across threads: a `Storage` is changed only through
+    // `mutableStorage`, which first copies it unless this value is its only holder
+    // (copy-on-write), so a storage seen by more than one value never changes.
+    private final class Storage: @unchecked Sendable {
+        var point: InterceptionPoint
+        var element: ElementSnapshot?
+        var screen: ScreenSnapshot?
+        var details: InteractionDetails
+        var capturedBy: String
+
+        init(point: InterceptionPoint, element: ElementSnapshot?, screen: ScreenSnapshot?, details: InteractionDetails, capturedBy: String) {
+            self.point = point
+            self.element = element
+            self.screen = screen
+            self.details = details
+            self.capturedBy = capturedBy
+        }
+
+        func copy() -> Storage {
+            Storage(point: point, element: element, screen: screen, details: details, capturedBy: capturedBy)
+        }
+    }
+
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
 
     /// Creates an interaction.
     public init(point: InterceptionPoint, element: ElementSnapshot?, screen: ScreenSnapshot?, details: InteractionDetails, capturedBy: String) {
-        self.point = point
-        self.element = element
-        self.screen = screen
-        self.details = details
-        self.capturedBy = capturedBy
+        storage = Storage(point: point, element: element, screen: screen, details: details, capturedBy: capturedBy)
+    }
+
+    /// Equal when every field is.
+    public static func == (lhs: Interaction, rhs: Interaction) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.point == rhs.point && lhs.element == rhs.element && lhs.screen == rhs.screen && lhs.details == rhs.details
+                && lhs.capturedBy == rhs.capturedBy)
+    }
+
+    /// Hashes every field.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(point)
+        hasher.combine(element)
+        hasher.combine(screen)
+        hasher.combine(details)
+        hasher.combine(capturedBy)
     }
 }
 

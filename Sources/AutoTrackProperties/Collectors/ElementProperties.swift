@@ -41,13 +41,13 @@ public struct ElementProperties: Sendable {
         guard typeConvention == .sensors else { return element.typeName }
         switch element.role {
         case .tableCell, .collectionCell:
-            return ElementPlacement.of(element).listTypeName ?? (element.role == .tableCell ? "UITableView" : "UICollectionView")
+            return ElementPlacement.of(element, findingScreen: false).listTypeName ?? (element.role == .tableCell ? "UITableView" : "UICollectionView")
         case .alertAction:
             return element.alertContext?.controllerType ?? "UIAlertController"
         case .tabBarItem:
             return "UITabBarItem"
         default:
-            if element.role.isControl, ElementPlacement.of(element).isOnNavigationBar { return "UIBarButtonItem" }
+            if element.role.isControl, ElementPlacement.of(element, findingScreen: false).isOnNavigationBar { return "UIBarButtonItem" }
             return element.typeName
         }
     }
@@ -63,12 +63,13 @@ public struct ElementProperties: Sendable {
     /// The element properties, for an element whose owning screen the caller knows.
     public func collect(for element: any ElementNode, screen: (any ScreenNode)??) -> Properties {
         var properties = Properties()
+        properties.reserveCapacity(8)
         collect(for: element, screen: screen, into: &properties)
         return properties
     }
 
     /// Sets the element properties in `properties` (replacing values of the same keys).
-    func collect(for element: any ElementNode, screen: (any ScreenNode)??, into properties: inout Properties) {
+    public func collect(for element: any ElementNode, screen: (any ScreenNode)??, into properties: inout Properties) {
         let type = elementType(of: element)
         properties["$element_type"] = .string(type)
         if type != element.typeName { properties["$element_class_name"] = .string(element.typeName) }
@@ -106,7 +107,7 @@ public enum ControlAttributes {
     }
 
     /// Sets the attributes in `properties` (replacing values of the same keys).
-    static func collect(for element: any ElementNode, action: String?, searchText: String?, into properties: inout Properties) {
+    public static func collect(for element: any ElementNode, action: String?, searchText: String?, into properties: inout Properties) {
         switch element.role {
         case .button:
             if let title = element.ownText { properties["$element_title"] = .string(title) }
@@ -214,6 +215,7 @@ public struct ClickProperties: Sendable {
     /// The click's properties.
     public func collect(for element: any ElementNode, action: String? = nil) -> Properties {
         var properties = presets
+        properties.reserveCapacity(presets.count + 16)
         let screen = element.owningScreen
         if let screen { ScreenProperties.collect(for: screen, referrer: nil, into: &properties) }
         elements.collect(for: element, screen: .some(screen), into: &properties)

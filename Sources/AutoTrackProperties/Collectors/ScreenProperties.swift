@@ -10,6 +10,7 @@ public enum ScreenProperties {
     /// `$referrer` (the previous screen's URL, when given), then its extra properties.
     public static func collect(for screen: any ScreenNode, referrer: String? = nil) -> Properties {
         var properties = Properties()
+        properties.reserveCapacity(4)
         collect(for: screen, referrer: referrer, into: &properties)
         return properties
     }

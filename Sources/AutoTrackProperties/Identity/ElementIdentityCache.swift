@@ -109,30 +109,38 @@ public final class ElementIdentityCache {
         placement = nil
     }
 
-    /// Where the element sits, as the walks up the tree found it at a version.
+    /// Where the element sits, as the walks up the tree found it at a version. The
+    /// screen is not held (a weak reference would move the screen's reference counting
+    /// to its slow path, and a strong one would keep it alive): only how many levels up
+    /// its root view is.
     struct Placement {
         let version: UInt64
-        /// The owning screen, held weakly: the cache must not keep a screen alive.
-        weak var screen: (any ScreenNode)?
-        let hasScreen: Bool
+        /// Levels from the element up to the root view of its screen; `nil` for none.
+        let screenDepth: Int?
         let isOnNavigationBar: Bool
         let listTypeName: String?
     }
 
     /// The placement of `element` (whose cache this is) now: cached, or found and
-    /// stored.
-    func placement(of element: any ElementNode) -> ElementPlacement {
+    /// stored. Without `findingScreen`, the owning screen is left out (`nil`) when the
+    /// rest is cached: finding it again costs a walk up to its root view.
+    func placement(of element: any ElementNode, findingScreen: Bool = true) -> ElementPlacement {
         let now = version.current
         if let placement, placement.version == now {
-            let screen = placement.screen
-            // A screen released since (a host that did not bump) is looked up again.
-            if !placement.hasScreen || screen != nil {
+            guard findingScreen, let depth = placement.screenDepth else {
+                return ElementPlacement(owningScreen: nil, isOnNavigationBar: placement.isOnNavigationBar, listTypeName: placement.listTypeName)
+            }
+            // The same number of steps up, without asking each level for a screen.
+            var node: (any ElementNode)? = element
+            for _ in 0..<depth { node = node?.parentElement }
+            if let screen = node?.rootViewScreen {
                 return ElementPlacement(owningScreen: screen, isOnNavigationBar: placement.isOnNavigationBar, listTypeName: placement.listTypeName)
             }
+            // The host changed the tree without bumping: walk again.
         }
         let found = ElementPlacement(walkingUpFrom: element)
-        placement = Placement(version: now, screen: found.owningScreen, hasScreen: found.owningScreen != nil,
-                              isOnNavigationBar: found.isOnNavigationBar, listTypeName: found.listTypeName)
+        placement = Placement(version: now, screenDepth: found.screenDepth, isOnNavigationBar: found.isOnNavigationBar,
+                              listTypeName: found.listTypeName)
         return found
     }
 }
@@ -146,22 +154,29 @@ struct ElementPlacement {
     let isOnNavigationBar: Bool
     /// For a cell, the type name of the nearest table or collection within 8 levels up.
     let listTypeName: String?
+    /// Levels from the element up to the root view of ``owningScreen``.
+    let screenDepth: Int?
 
     init(owningScreen: (any ScreenNode)?, isOnNavigationBar: Bool, listTypeName: String?) {
         self.owningScreen = owningScreen
         self.isOnNavigationBar = isOnNavigationBar
         self.listTypeName = listTypeName
+        screenDepth = nil
     }
 
     /// One bounded walk to the top.
     init(walkingUpFrom element: any ElementNode) {
         var screen: (any ScreenNode)?
+        var depth: Int?
         var onNavigationBar = false
         var listTypeName: String?
         var node: (any ElementNode)? = element
         var steps = 0
         while let current = node, steps < PathLimits.standard.maximumDepth {
-            if screen == nil, let found = current.rootViewScreen { screen = found }
+            if screen == nil, let found = current.rootViewScreen {
+                screen = found
+                depth = steps
+            }
             if steps > 0 {
                 if current.role == .navigationBar { onNavigationBar = true }
                 if listTypeName == nil, steps <= 8, current.role == .table || current.role == .collection { listTypeName = current.typeName }
@@ -170,13 +185,15 @@ struct ElementPlacement {
             steps += 1
         }
         owningScreen = screen
+        screenDepth = depth
         isOnNavigationBar = onNavigationBar
         self.listTypeName = element.role.isCell ? listTypeName : nil
     }
 
-    /// The placement of `element`, from its cache when it has one.
-    static func of(_ element: any ElementNode) -> ElementPlacement {
-        element.identityCache?.placement(of: element) ?? ElementPlacement(walkingUpFrom: element)
+    /// The placement of `element`, from its cache when it has one; with
+    /// `findingScreen` false, ``owningScreen`` may be left out.
+    static func of(_ element: any ElementNode, findingScreen: Bool = true) -> ElementPlacement {
+        element.identityCache?.placement(of: element, findingScreen: findingScreen) ?? ElementPlacement(walkingUpFrom: element)
     }
 }
 

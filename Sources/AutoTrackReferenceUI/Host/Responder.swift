@@ -29,9 +29,10 @@ open class ResponderObject: RuntimeObject, @unchecked Sendable {
     /// its parent; the window's next is the application.
     open var nextResponder: ResponderObject? { nil }
 
-    /// The reported class's names, and the runtime's dispatch change count they were
-    /// asked at: an answer of `class` holds until a class or method changes.
-    private var reportedNames: (dispatchChanges: UInt64, hierarchy: [String])?
+    /// The reported class's names, and the host's hierarchy version they were asked at
+    /// (it moves with every class or method change of the runtime): an answer of
+    /// `class` holds until then.
+    private var reportedNames: (version: UInt64, hierarchy: [String])?
 
     /// The app-visible class name: the class the object reports through `class`, which
     /// hides runtime-generated subclasses (KVO, dynamic-subclass hooks).
@@ -40,21 +41,21 @@ open class ResponderObject: RuntimeObject, @unchecked Sendable {
     }
 
     /// The reported class and its superclasses' names. Asked with a `class` message,
-    /// and kept until the runtime's ``AutoTrackRuntime/Runtime/dispatchChangeCount``
-    /// moves (a method added, replaced or exchanged, an object's class set).
+    /// and kept until the host's ``ReferenceHost/hierarchyVersion`` moves — which it
+    /// does with the runtime's ``AutoTrackRuntime/Runtime/dispatchChangeCount`` (a
+    /// method added, replaced or exchanged, an object's class set).
     public var reportedClassHierarchy: [String] {
-        let runtime = host.runtime
-        let changes = runtime.dispatchChangeCount
-        if let reportedNames, reportedNames.dispatchChanges == changes { return reportedNames.hierarchy }
+        let version = hierarchyVersion.current
+        if let reportedNames, reportedNames.version == version { return reportedNames.hierarchy }
         var names: [String] = []
-        var current: RuntimeClass? = ((try? runtime.reportedClass(of: self)) ?? nil) ?? realClass
+        var current: RuntimeClass? = ((try? host.runtime.reportedClass(of: self)) ?? nil) ?? realClass
         var steps = 0
         while let cls = current, steps < 64 {
             names.append(cls.name)
             current = cls.superclass
             steps += 1
         }
-        reportedNames = (changes, names)
+        reportedNames = (version, names)
         return names
     }
 }

@@ -18,7 +18,7 @@ extension EventJSONEncoder {
         } else {
             close(0x5D, into: &writer, indent: 0)
         }
-        return writer.bytes
+        return writer.finish()
     }
 
     /// A batch as NDJSON: each event compact on its own line, every line ending in
@@ -31,6 +31,6 @@ extension EventJSONEncoder {
             compact.write(event, into: &writer, indent: 0)
             writer.write(0x0A)
         }
-        return writer.bytes
+        return writer.finish()
     }
 }

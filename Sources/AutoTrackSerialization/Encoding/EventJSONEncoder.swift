@@ -49,7 +49,7 @@ public struct EventJSONEncoder: Sendable {
     public func encode(_ event: Event) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 512 + event.properties.count * 48)
         write(event, into: &writer, indent: 0)
-        return writer.bytes
+        return writer.finish()
     }
 
     /// The JSON text of one event.
@@ -61,7 +61,7 @@ public struct EventJSONEncoder: Sendable {
     public func encode(_ properties: Properties) -> [UInt8] {
         var writer = JSONWriter()
         write(properties, into: &writer, indent: 0)
-        return writer.bytes
+        return writer.finish()
     }
 
     // MARK: Writing
