@@ -52,6 +52,32 @@ struct SuperAndSubclassTests {
         #expect(log.sequence == ["track", "sub original", "track", "base original"])
     }
 
+    @Test("a message passed on to super unchanged: found through the superclass's cache (filled on the first call), forwarded from a root class")
+    func messageToSuper() throws {
+        let log = self.log
+        let base = try runtime.defineClass("Base", methods: [
+            ("greet:", "v@:@", Implementation("-[Base greet:]") { message throws(RuntimeError) in
+                log.record("base \(try message.value(at: 0, as: String.self))")
+                return .void
+            }),
+        ])
+        let sub = try runtime.allocateClassPair(superclass: base, name: "Sub")
+        runtime.addMethod(to: sub, "greet:", Implementation("-[Sub greet:]") { message throws(RuntimeError) in
+            log.record("sub")
+            return try message.sendSuper(from: sub)
+        }, types: "v@:@")
+        try runtime.registerClassPair(sub)
+        let object = try runtime.allocate(sub)
+        for _ in 0..<3 { try runtime.send(object, "greet:", MessageArguments(.value("hi"))) }
+        #expect(log.sequence == ["sub", "base hi", "sub", "base hi", "sub", "base hi"])
+        // From a root class, `super` has nothing: the message is forwarded, and an
+        // object that does not forward it raises as objc4 does.
+        let root = try runtime.defineClass("Root", superclass: nil, methods: [
+            ("ping", "v@:", Implementation("-[Root ping]") { message throws(RuntimeError) in try message.sendSuper(from: message.receiver.realClass) }),
+        ])
+        #expect(throws: RuntimeError.self) { try runtime.send(try runtime.allocate(root), "ping") }
+    }
+
     @Test("with only the superclass swizzled, a subclass calling super is tracked once")
     func singleHookThroughSuper() throws {
         let (base, sub) = try makeControllers()

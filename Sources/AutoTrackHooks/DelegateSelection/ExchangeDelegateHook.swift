@@ -94,13 +94,13 @@ public final class ExchangeDelegateHook: InterceptionHook {
                 return try target.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) { interceptor in
                     try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
                 } original: { () throws(RuntimeError) in
-                    try original.invokeImplementation(message)
+                    try RuntimeMethod.invokeImplementation(of: original, message)
                 }
             }
             runtime.addMethod(to: cls, swizzled, tracking, types: inherited.typeEncoding)
             guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { continue }
             runtime.exchangeImplementations(own, added)
-            originalSlot.method = added
+            originalSlot.method = Unmanaged.passUnretained(added)
             hooked.entries.withLock { $0[key] = (own, tracking) }
         }
     }
@@ -111,6 +111,7 @@ public final class ExchangeDelegateHook: InterceptionHook {
 /// release/acquire of the implementation pointer).
 final class MethodSlot: @unchecked Sendable {
     // Safe: written once before the reading implementation is installed; read-only
-    // after. Unowned without counting: the runtime keeps every method alive.
-    unowned(unsafe) var method: RuntimeMethod?
+    // after. Not reference counted, nor is a call through it: the runtime keeps every
+    // method alive.
+    var method: Unmanaged<RuntimeMethod>?
 }

@@ -113,7 +113,7 @@ public final class SubclassDelegateHook: InterceptionHook {
                     try target.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) { interceptor in
                         try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
                     } original: { () throws(RuntimeError) in
-                        try message.runtime.sendSuper(message, from: created)
+                        try message.sendSuper(from: created)
                     }
                 }, types: "v@:@@")
             }

@@ -37,6 +37,14 @@ public struct Message {
         Message(receiver: receiver, selector: selector, arguments: arguments, runtime: runtime)
     }
 
+    /// Passes this message on to `super` of `staticClass` — the class whose code is
+    /// handling it — unchanged: ``Runtime/sendSuper(_:from:)`` without holding the
+    /// runtime for the call.
+    @discardableResult
+    public func sendSuper(from staticClass: RuntimeClass) throws(RuntimeError) -> RuntimeValue {
+        try Runtime.sendSuper(self, from: staticClass)
+    }
+
     /// The argument at `index` as an object (possibly `nil`), or a typed error.
     public func object(at index: Int) throws(RuntimeError) -> RuntimeObject? {
         try RuntimeObject?.fromRuntimeValue(try argument(at: index), selector: selector)

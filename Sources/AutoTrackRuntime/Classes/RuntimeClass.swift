@@ -32,7 +32,13 @@ public final class RuntimeClass: RuntimeObject, CustomStringConvertible, @unchec
     /// For a metaclass, the class it describes.
     public private(set) unowned(unsafe) var instanceClass: RuntimeClass?
 
-    var superclassStorage: RuntimeClass?
+    var superclassStorage: RuntimeClass? {
+        didSet { superclassOnSendPath = superclassStorage.map(Unmanaged.passUnretained) }
+    }
+    /// ``superclassStorage`` without reference counting, for `super` sends: the
+    /// runtime keeps every class alive, and a retain per `super` call would be the
+    /// costliest part of it.
+    private(set) var superclassOnSendPath: Unmanaged<RuntimeClass>?
     var ownMethods: [Selector: RuntimeMethod] = [:]
     var ownMethodOrder: [Selector] = []
     var subclassList: [Unowned] = []
@@ -53,6 +59,7 @@ public final class RuntimeClass: RuntimeObject, CustomStringConvertible, @unchec
         self.isMetaclass = isMetaclass
         self.runtime = runtime
         self.superclassStorage = superclass
+        superclassOnSendPath = superclass.map(Unmanaged.passUnretained)
         cacheStorage = Atomic(MethodCache.empty.buffer)
         super.init(classObjectWithIsa: isa)
     }

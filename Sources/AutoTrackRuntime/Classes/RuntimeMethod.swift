@@ -45,8 +45,17 @@ public final class RuntimeMethod: @unchecked Sendable, CustomStringConvertible {
     @inline(__always)
     static func invoke(_ method: Unmanaged<RuntimeMethod>, _ message: Message) throws(RuntimeError) -> RuntimeValue {
         unowned(unsafe) let method = method.takeUnretainedValue()
-        unowned(unsafe) let implementation = method.implementationStorage.load(ordering: .acquiring).takeUnretainedValue()
-        return try implementation.body(message)
+        // Borrowed for the call: the body's captures are not retained either (a hook's
+        // body has some, and a retain and release of them per call showed as the
+        // largest part of a hook's cost).
+        let outcome = method.implementationStorage.load(ordering: .acquiring)._withUnsafeGuaranteedRef { implementation in
+            do throws(RuntimeError) {
+                return Result<RuntimeValue, RuntimeError>.success(try implementation.body(message))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// Runs the implementation installed now with `message` — what a hook does to call
@@ -55,6 +64,14 @@ public final class RuntimeMethod: @unchecked Sendable, CustomStringConvertible {
     @inline(__always)
     public func invokeImplementation(_ message: Message) throws(RuntimeError) -> RuntimeValue {
         try RuntimeMethod.invoke(Unmanaged.passUnretained(self), message)
+    }
+
+    /// Runs the implementation installed now in the method `method` refers to, with
+    /// `message` — ``invokeImplementation(_:)`` for a hook that holds its original
+    /// without counting references (the runtime keeps every method alive): neither the
+    /// method nor the implementation is retained for the call.
+    public static func invokeImplementation(of method: Unmanaged<RuntimeMethod>, _ message: Message) throws(RuntimeError) -> RuntimeValue {
+        try invoke(method, message)
     }
 
     /// `-[Class selector]` with the implementation's name.

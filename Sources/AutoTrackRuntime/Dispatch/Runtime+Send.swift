@@ -66,14 +66,23 @@ extension Runtime {
     /// without building a new message.
     @discardableResult
     public func sendSuper(_ message: Message, from staticClass: RuntimeClass) throws(RuntimeError) -> RuntimeValue {
-        guard let start = staticClass.superclassStorage else {
-            return try forward(message.receiver, message.selector, message.arguments)
+        try Self.sendSuper(message, from: staticClass)
+    }
+
+    /// ``sendSuper(_:from:)`` without holding the runtime: a cached lookup touches
+    /// only the superclass's cache, and neither it nor the runtime is retained for it
+    /// (both live as long as the runtime; the message's runtime serves the slow paths).
+    static func sendSuper(_ message: Message, from staticClass: RuntimeClass) throws(RuntimeError) -> RuntimeValue {
+        guard let start = staticClass.superclassOnSendPath else {
+            return try message.runtime.forward(message.receiver, message.selector, message.arguments)
         }
-        switch lookUp(message.selector, startingAt: start) {
+        var lookup = start._withUnsafeGuaranteedRef { MethodCache(buffer: $0.cacheStorage.load(ordering: .acquiring)).lookup(message.selector) }
+        if case .miss = lookup { lookup = message.runtime.lookUpSlowly(message.selector, startingAt: start.takeUnretainedValue()) }
+        switch lookup {
         case .found(let method):
             return try RuntimeMethod.invoke(method, message)
         case .notImplemented, .miss:
-            return try forward(message.receiver, message.selector, message.arguments)
+            return try message.runtime.forward(message.receiver, message.selector, message.arguments)
         }
     }
 
