@@ -55,6 +55,21 @@ struct PropertiesTests {
         #expect(properties["k0"] == nil)
     }
 
+    @Test("shared keys are found whichever side is larger, past the hashed-index threshold too", arguments: [0, 3, 70])
+    func sharedKeys(extra: Int) {
+        var large = Properties()
+        for index in 0..<extra { large["k\(index)"] = .integer(Int64(index)) }
+        large["$os"] = "iOS"
+        let small: Properties = ["a": 1, "$os": "Linux"]
+        let disjoint: Properties = ["a": 1, "b": 2]
+        #expect(large.sharesKey(with: small))
+        #expect(small.sharesKey(with: large))
+        #expect(!large.sharesKey(with: disjoint))
+        #expect(!disjoint.sharesKey(with: large))
+        #expect(!Properties().sharesKey(with: large))
+        #expect(!large.sharesKey(with: Properties()))
+    }
+
     @Test("layers merge preset < super < autotrack < caller, keeping first positions")
     func layeredPrecedence() {
         let merged = Properties.layered(

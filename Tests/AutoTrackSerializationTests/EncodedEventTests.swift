@@ -67,6 +67,34 @@ struct EncodedEventTests {
         #expect(try EncodedEvent(validating: Array("{\"内容\":\"购买\"}".utf8)).json == Array("{\"内容\":\"购买\"}".utf8))
     }
 
+    @Test("an event written after an encoded prefix equals the merged event encoded whole, overlapping keys and dates included")
+    func encodedPrefix() {
+        var random = SplitMix64(seed: 0xFEED)
+        let prefixes = RandomEvents.make(seed: 77, count: 40).map(\.properties) + [[:], ["$os": "iOS"]]
+        for offset in [0, 8 * 3600] {
+            let encoder = EventJSONEncoder(dateOffsetSeconds: offset)
+            for (index, event) in Self.events.prefix(120).enumerated() {
+                var prefixProperties = prefixes[index % prefixes.count]
+                // Now and then a key of the event's own is in the prefix too: its value
+                // replaces the prefix's, in the prefix's place.
+                if let key = event.properties.keys.first, random.next() % 3 == 0 { prefixProperties[key] = "from the prefix" }
+                let prefix = EncodedPropertyPrefix(prefixProperties, encoder: encoder)
+                var merged = event
+                merged.properties = prefixProperties.merging(event.properties)
+                #expect(encoder.encode(event, after: prefix) == encoder.encode(merged), "event \(index), offset \(offset)")
+            }
+        }
+        // A prefix encoded in another time zone, or a pretty encoder, takes the ordinary way.
+        let event = Self.events[0]
+        let prefix = EncodedPropertyPrefix(["when": .date(Timestamp(millisecondsSince1970: 0))], encoder: EventJSONEncoder())
+        var merged = event
+        merged.properties = prefix.properties.merging(event.properties)
+        let shifted = EventJSONEncoder(dateOffsetSeconds: 3600)
+        #expect(shifted.encode(event, after: prefix) == shifted.encode(merged))
+        let pretty = EventJSONEncoder(layout: .pretty)
+        #expect(pretty.encode(event, after: prefix) == pretty.encode(merged))
+    }
+
     @Test("the track id is read from the encoder's last member")
     func trackID() throws {
         let encoder = EventJSONEncoder()

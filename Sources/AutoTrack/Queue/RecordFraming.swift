@@ -29,12 +29,15 @@ enum RecordFraming {
     /// Appends the frame of `payload` to `buffer`.
     static func append(_ payload: [UInt8], to buffer: inout [UInt8]) {
         let length = UInt32(payload.count)
-        var header: [UInt8] = [recordType, 0]
-        for shift in stride(from: 0, to: 32, by: 8) { header.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
-        let crc = header.withUnsafeBytes { header in payload.withUnsafeBytes { checksum(header, $0) } }
+        // Type, reserved, length (little-endian): the six header bytes the CRC covers,
+        // on the stack rather than in an array per record.
+        var header: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            recordType, 0, UInt8(truncatingIfNeeded: length), UInt8(truncatingIfNeeded: length >> 8),
+            UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 24))
+        let crc = withUnsafeBytes(of: &header) { header in payload.withUnsafeBytes { checksum(header, $0) } }
         buffer.append(marker.0)
         buffer.append(marker.1)
-        buffer += header
+        withUnsafeBytes(of: &header) { buffer.append(contentsOf: $0) }
         for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
         buffer += payload
     }

@@ -57,6 +57,8 @@ public final class Tracker: Sendable {
     private let worker = DispatchQueue(label: "autotrack.tracker")
     private let state: Mutex<State>
     private let presets: Properties
+    /// The presets encoded once: every stored event begins with them.
+    private let encodedPresets: EncodedPropertyPrefix
     private let encoder: EventJSONEncoder
     private let decoder: EventJSONDecoder
     private let timer: Mutex<TimerBox?> = Mutex(nil)
@@ -123,6 +125,7 @@ public final class Tracker: Sendable {
         var presetRepairs = SanitizationReport()
         presets = configuration.rules.sanitized(configuration.device.presetProperties, report: &presetRepairs)
         encoder = EventJSONEncoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
+        encodedPresets = EncodedPropertyPrefix(presets, encoder: encoder)
         decoder = EventJSONDecoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
         var initial = State(identity: .anonymous(anonymous), settings: configuration.autoTrackSettings)
@@ -271,10 +274,19 @@ public final class Tracker: Sendable {
     }
 
     /// One event handed from a caller's thread to the worker.
-    struct Submission: Sendable {
+    /// A class, not a struct: a submission is copied into the buffer, out of it and
+    /// through the worker's loop, and each copy of a struct would retain every string
+    /// and collection in it.
+    final class Submission: Sendable {
         let time: Timestamp
         let context: CallContext
         let content: Content
+
+        init(time: Timestamp, context: CallContext, content: Content) {
+            self.time = time
+            self.context = context
+            self.content = content
+        }
 
         enum Content: Sendable {
             /// `track` from the app's code, with the repairs its validation made.
@@ -339,10 +351,16 @@ public final class Tracker: Sendable {
         payloads.reserveCapacity(submissions.count)
         var repairs = SanitizationReport()
         var oversized = 0
+        // Events are built without the presets, which the encoder writes as encoded
+        // once; the observer sees them whole.
         func store(_ event: Event?) {
             guard let event else { return }
-            configuration.eventObserver?(event)
-            let payload = encoder.encode(event)
+            if let observer = configuration.eventObserver {
+                var whole = event
+                whole.properties = presets.merging(event.properties)
+                observer(whole)
+            }
+            let payload = encoder.encode(event, after: encodedPresets)
             if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
         }
         for submission in submissions {
@@ -442,7 +460,8 @@ public final class Tracker: Sendable {
         return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
     }
 
-    /// An event of `submission`'s time and caller context, its properties layered.
+    /// An event of `submission`'s time and caller context, its properties layered —
+    /// all but the presets, which are added as it is stored.
     /// Only the layers not checked before are sanitised here: the SDK's automatic
     /// properties and dynamic super properties (the presets were at start, the
     /// caller's properties and static super properties when they were handed over).
@@ -454,7 +473,7 @@ public final class Tracker: Sendable {
         let superProperties = submission.context.superPropertiesAreChecked
             ? submission.context.superProperties : rules.sanitized(submission.context.superProperties, report: &repairs)
         let properties = Properties.layered(
-            preset: presets, superProperties: superProperties,
+            superProperties: superProperties,
             autotrack: autotrack.isEmpty ? autotrack : rules.sanitized(autotrack, report: &repairs), caller: caller)
         return Event(
             id: configuration.eventIDs.next(), name: name, time: submission.time, identity: submission.context.identity,

@@ -84,6 +84,21 @@ public struct Properties: Sendable {
     /// Whether `key` is present.
     public func contains(key: String) -> Bool { index(forKey: key) != nil }
 
+    /// Whether any key of `other` is present here too (with the keys' fingerprints
+    /// kept, no key is hashed again).
+    public func sharesKey(with other: Properties) -> Bool {
+        if other.count < count {
+            for position in other.storedKeys.indices where index(forKey: other.storedKeys[position], fingerprint: other.fingerprints[position]) != nil {
+                return true
+            }
+            return false
+        }
+        for position in storedKeys.indices where other.index(forKey: storedKeys[position], fingerprint: fingerprints[position]) != nil {
+            return true
+        }
+        return false
+    }
+
     /// The value for `key`; assigning `nil` removes the key.
     public subscript(key: String) -> PropertyValue? {
         get { index(forKey: key).map { storedValues[$0] } }

@@ -57,6 +57,24 @@ public struct EventJSONEncoder: Sendable {
         String(decoding: encode(event), as: UTF8.self)
     }
 
+    /// The wire form of the event whose properties are `prefix`'s followed by
+    /// `event.properties` — byte for byte what ``encode(_:)`` writes for that merged
+    /// event — with `prefix` copied as it was encoded once instead of encoded again.
+    /// When a key of `event.properties` is also in `prefix` (its value would replace
+    /// the prefix's in place), or the layout is pretty, the merged event is encoded
+    /// the ordinary way.
+    package func encode(_ event: Event, after prefix: EncodedPropertyPrefix) -> [UInt8] {
+        guard layout == .compact, prefix.dateOffsetSeconds == dateOffsetSeconds,
+              !event.properties.sharesKey(with: prefix.properties) else {
+            var merged = event
+            merged.properties = prefix.properties.merging(event.properties)
+            return encode(merged)
+        }
+        var writer = JSONWriter(reservingCapacity: 512 + prefix.json.count + event.properties.count * 48)
+        write(event, prefix: prefix, into: &writer, indent: 0)
+        return writer.finish()
+    }
+
     /// The JSON text of a property collection alone, as an object.
     public func encode(_ properties: Properties) -> [UInt8] {
         var writer = JSONWriter()
@@ -67,6 +85,11 @@ public struct EventJSONEncoder: Sendable {
     // MARK: Writing
 
     func write(_ event: Event, into writer: inout JSONWriter, indent: Int) {
+        write(event, prefix: nil, into: &writer, indent: indent)
+    }
+
+    /// Writes `event`, its properties after the encoded `prefix` (compact layout only).
+    private func write(_ event: Event, prefix: EncodedPropertyPrefix?, into writer: inout JSONWriter, indent: Int) {
         let inner = indent + 1
         writer.write(0x7B) // {
         key("event", first: true, into: &writer, indent: inner)
@@ -74,7 +97,19 @@ public struct EventJSONEncoder: Sendable {
         key("time", into: &writer, indent: inner)
         writer.writeInteger(event.time.millisecondsSince1970)
         key("properties", into: &writer, indent: inner)
-        write(event.properties, into: &writer, indent: inner)
+        if let prefix, !prefix.json.isEmpty {
+            writer.write(0x7B)
+            prefix.json.withUnsafeBufferPointer { writer.write($0) }
+            for (name, value) in event.properties {
+                writer.write(0x2C)
+                writer.writeString(name)
+                writer.write(0x3A)
+                write(value, into: &writer, indent: inner)
+            }
+            writer.write(0x7D)
+        } else {
+            write(event.properties, into: &writer, indent: inner)
+        }
         key("type", into: &writer, indent: inner)
         writer.writeString(event.type.rawValue)
         key("distinct_id", into: &writer, indent: inner)
@@ -179,5 +214,26 @@ public struct EventJSONEncoder: Sendable {
     func close(_ bracket: UInt8, into writer: inout JSONWriter, indent: Int) {
         if layout == .pretty { writer.writeNewline(indent: indent) }
         writer.write(bracket)
+    }
+}
+
+/// Properties that begin many events — a tracker's presets — encoded once, compact:
+/// `"key":value` pairs joined by commas, without braces.
+package struct EncodedPropertyPrefix: Sendable {
+    /// The properties.
+    package let properties: Properties
+    /// Their compact JSON members.
+    let json: [UInt8]
+    /// The time zone their dates were written in.
+    let dateOffsetSeconds: Int
+
+    /// Encodes `properties` with `encoder`'s date offset.
+    package init(_ properties: Properties, encoder: EventJSONEncoder) {
+        self.properties = properties
+        dateOffsetSeconds = encoder.dateOffsetSeconds
+        var compact = encoder
+        compact.layout = .compact
+        let object = compact.encode(properties)
+        json = Array(object.dropFirst().dropLast()) // without { and }
     }
 }

@@ -183,15 +183,15 @@ struct JSONWriter: ~Copyable {
             return
         }
         // At most 20 digits, written backwards into their place.
-        var digits = 0
-        var remaining = value
-        while remaining > 0 {
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20 && value >= power {
             digits &+= 1
-            remaining /= 10
+            power &*= 10
         }
         reserve(digits)
         var position = count &+ digits
-        remaining = value
+        var remaining = value
         while remaining > 0 {
             position &-= 1
             let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
