@@ -42,7 +42,7 @@ open class ResponderObject: RuntimeObject, @unchecked Sendable {
 
     /// The reported class and its superclasses' names. Asked with a `class` message,
     /// and kept until the host's ``ReferenceHost/hierarchyVersion`` moves — which it
-    /// does with the runtime's ``AutoTrackRuntime/Runtime/dispatchChangeCount`` (a
+    /// does with the runtime's `Runtime.dispatchChangeCount` (a
     /// method added, replaced or exchanged, an object's class set).
     public var reportedClassHierarchy: [String] {
         let version = hierarchyVersion.current
