@@ -52,14 +52,21 @@ struct ReferenceHostIdentityCacheTests {
         withExtendedLifetime(app) {}
     }
 
-    @Test("a navigation-bar control's actions are part of its id")
-    func navigationBarActions() throws {
+    /// A launched sample app with a button inside a new `containerClass` view on the
+    /// list screen.
+    static func buttonInContainer(_ containerClass: String, title: String) throws -> (app: SampleApp, container: ViewObject, button: ControlObject) {
         let app = try SampleApp()
         try app.launch()
-        let bar = app.host.makeView("UINavigationBar")
-        app.listScreen.view.addSubview(bar)
-        let edit = app.host.makeControl("UIButton", title: "Edit")
-        bar.addSubview(edit)
+        let container = app.host.makeView(containerClass)
+        app.listScreen.view.addSubview(container)
+        let button = app.host.makeControl("UIButton", title: title)
+        container.addSubview(button)
+        return (app, container, button)
+    }
+
+    @Test("a navigation-bar control's actions are part of its id")
+    func navigationBarActions() throws {
+        let (app, _, edit) = try Self.buttonInContainer("UINavigationBar", title: "Edit")
         try Self.expectMoves(edit, "an action added") { try edit.addTarget(nil, action: "edit:", for: .touchUpInside) }
         withExtendedLifetime(app) {}
     }
@@ -87,12 +94,7 @@ struct ReferenceHostIdentityCacheTests {
 
     @Test("a class change of an ancestor (object_setClass) renames its path component at once")
     func classChange() throws {
-        let app = try SampleApp()
-        try app.launch()
-        let card = app.host.makeView("UIView")
-        app.listScreen.view.addSubview(card)
-        let button = app.host.makeControl("UIButton", title: "Buy")
-        card.addSubview(button)
+        let (app, card, button) = try Self.buttonInContainer("UIView", title: "Buy")
         let renamed = try app.host.runtime.allocateClassPair(superclass: app.host.lookUpClass("UIView"), name: "MyCardView")
         try app.host.runtime.registerClassPair(renamed)
         Self.expectMoves(button, "the card's class set to MyCardView") { _ = app.host.runtime.setClass(of: card, to: renamed) }
