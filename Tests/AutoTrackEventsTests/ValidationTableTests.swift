@@ -34,6 +34,24 @@ struct ValidationTableTests {
         #expect(checked[key] == 1)
     }
 
+    @Test("reserved lists changed after creation apply at once, `$` names and an empty prefix included")
+    func changedReservedLists() throws {
+        var rules = PropertyRules()
+        #expect(throws: Never.self) { try rules.checkName("$secret") }
+        rules.reservedNames.insert("$secret")
+        #expect(throws: NameViolation.reserved(matched: "$secret")) { try rules.checkName("$secret") }
+        #expect(throws: NameViolation.reserved(matched: "$secret")) { try rules.checkName("$Secret") }
+        rules.reservedPrefixes.append("$x")
+        #expect(throws: NameViolation.reserved(matched: "$x")) { try rules.checkName("$xyz") }
+        #expect(throws: Never.self) { try rules.checkName("$ok") }
+        rules.reservedPrefixes.append("")
+        #expect(throws: NameViolation.reserved(matched: "")) { try rules.checkName("anything") }
+        rules.reservedNames = []
+        rules.reservedPrefixes = []
+        #expect(throws: Never.self) { try rules.checkName("time") }
+        #expect(rules != PropertyRules())
+    }
+
     static let badKeys: [(String, NameViolation)] = [
         ("", .empty),
         ("1abc", .invalidFirstCharacter("1")),

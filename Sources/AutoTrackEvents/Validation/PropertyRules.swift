@@ -28,9 +28,64 @@ public struct PropertyRules: Hashable, Sendable {
     /// Appended to a truncated string so that readers can tell it was cut.
     public var truncationMarker: String
     /// Reserved names, lowercased.
-    public var reservedNames: Set<String>
+    public var reservedNames: Set<String> {
+        didSet { reservedFirstBytes = ByteSet(firstBytesOf: reservedNames, reservedPrefixes) }
+    }
     /// Reserved name prefixes, lowercased.
-    public var reservedPrefixes: [String]
+    public var reservedPrefixes: [String] {
+        didSet { reservedFirstBytes = ByteSet(firstBytesOf: reservedNames, reservedPrefixes) }
+    }
+    /// The first bytes of the reserved names and prefixes: a name starting with any
+    /// other byte (every SDK key, starting with `$`) is not looked up at all.
+    private var reservedFirstBytes: ByteSet
+
+    /// A set of byte values.
+    private struct ByteSet: Hashable, Sendable {
+        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        init(firstBytesOf names: Set<String>, _ prefixes: [String]) {
+            for name in names { if let byte = name.utf8.first { insert(byte) } }
+            for prefix in prefixes {
+                // An empty prefix reserves every name.
+                guard let byte = prefix.utf8.first else {
+                    words = (.max, .max, .max, .max)
+                    return
+                }
+                insert(byte)
+            }
+        }
+
+        private mutating func insert(_ byte: UInt8) {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            switch byte >> 6 {
+            case 0: words.0 |= bit
+            case 1: words.1 |= bit
+            case 2: words.2 |= bit
+            default: words.3 |= bit
+            }
+        }
+
+        func contains(_ byte: UInt8) -> Bool {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            switch byte >> 6 {
+            case 0: return words.0 & bit != 0
+            case 1: return words.1 & bit != 0
+            case 2: return words.2 & bit != 0
+            default: return words.3 & bit != 0
+            }
+        }
+
+        static func == (lhs: ByteSet, rhs: ByteSet) -> Bool {
+            lhs.words == rhs.words
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+        }
+    }
     /// The longest identifier, in UTF-8 bytes.
     public var maximumIdentifierBytes: Int
 
@@ -46,8 +101,11 @@ public struct PropertyRules: Hashable, Sendable {
         self.maximumNameLength = maximumNameLength
         self.maximumStringBytes = max(maximumStringBytes, truncationMarker.utf8.count)
         self.truncationMarker = truncationMarker
-        self.reservedNames = Set(reservedNames.map { $0.lowercased() })
-        self.reservedPrefixes = reservedPrefixes.map { $0.lowercased() }
+        let names = Set(reservedNames.map { $0.lowercased() })
+        let prefixes = reservedPrefixes.map { $0.lowercased() }
+        self.reservedNames = names
+        self.reservedPrefixes = prefixes
+        reservedFirstBytes = ByteSet(firstBytesOf: names, prefixes)
         self.maximumIdentifierBytes = maximumIdentifierBytes
     }
 
@@ -100,15 +158,18 @@ public struct PropertyRules: Hashable, Sendable {
     /// with capitals, say, whose reserved check needs the lowercased text).
     private func checkASCIIName(_ name: String) -> Bool {
         var length = 0
+        var first: UInt8 = 0
         for byte in name.utf8 {
             switch byte {
             case 0x61...0x7A, 0x5F, 0x24: break // a-z _ $
             case 0x30...0x39 where length > 0: break
             default: return false
             }
+            if length == 0 { first = byte }
             length += 1
         }
         guard length > 0, length <= maximumNameLength else { return false }
+        if !reservedFirstBytes.contains(first) { return true }
         // Already lowercase: the reserved lists compare as they are.
         if reservedNames.contains(name) { return false }
         return !reservedPrefixes.contains { name.hasPrefix($0) }
