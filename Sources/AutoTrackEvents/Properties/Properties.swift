@@ -162,6 +162,9 @@ public struct Properties: Sendable {
     /// Inserts or replaces every property of `other`: values from `other` win, keys
     /// already present keep their position, new keys are appended in `other`'s order.
     public mutating func merge(_ other: Properties) {
+        // Nothing to add leaves the storage as it is (reserving room in a shared
+        // buffer would copy it).
+        guard !other.isEmpty else { return }
         if isEmpty {
             self = other
             return
