@@ -101,6 +101,23 @@ struct ReferenceHostIdentityCacheTests {
         withExtendedLifetime(app) {}
     }
 
+    @Test("a view's reported class name, and the paths below it, follow a -class override added later")
+    func reportedClassOverride() throws {
+        let (app, card, button) = try Self.buttonInContainer("UIView", title: "Buy")
+        let runtime = app.host.runtime
+        let cardClass = try runtime.allocateClassPair(superclass: app.host.lookUpClass("UIView"), name: "CardView")
+        try runtime.registerClassPair(cardClass)
+        _ = runtime.setClass(of: card, to: cardClass)
+        #expect(card.reportedClassName == "CardView")
+        let shown = try app.host.lookUpClass("UIScrollView")
+        Self.expectMoves(button, "a -class override reporting UIScrollView") {
+            runtime.addMethod(to: cardClass, "class", Implementation("-[CardView class]") { _ in .object(shown) }, types: "#@:")
+        }
+        #expect(card.reportedClassName == "UIScrollView")
+        #expect(card.reportedClassHierarchy.first == "UIScrollView")
+        withExtendedLifetime(app) {}
+    }
+
     @Test("a hidden view loses its content at once; its path and id stay")
     func hidden() throws {
         let app = try SampleApp()
