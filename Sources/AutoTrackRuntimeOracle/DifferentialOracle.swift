@@ -106,9 +106,15 @@ public enum DifferentialOracle {
     /// Where the runtimes first differ on `program`, if they do.
     static func firstDifference(in program: RuntimeProgram) -> (index: Int, model: Observation, real: Observation)? {
         let (model, real) = compare(program)
+        return firstDifference(model, real)
+    }
+
+    /// Where two runs' observations first differ — a run that ended early differs at
+    /// the first operation it did not observe.
+    public static func firstDifference(_ model: [Observation], _ real: [Observation]) -> (index: Int, model: Observation, real: Observation)? {
         for index in 0..<max(model.count, real.count) {
-            let fromModel = index < model.count ? model[index] : .setClass
-            let fromReal = index < real.count ? real[index] : .setClass
+            let fromModel = index < model.count ? model[index] : .missing
+            let fromReal = index < real.count ? real[index] : .missing
             if fromModel != fromReal { return (index, fromModel, fromReal) }
         }
         return nil

@@ -248,6 +248,8 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
     case sent(trace: [Int], raised: Bool)
     /// `respondsToSelector:`'s answer.
     case responds(Bool)
+    /// Nothing: this runtime's run ended before the operation the other one observed.
+    case missing
 
     /// The observation in a few words.
     public var description: String {
@@ -263,6 +265,7 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
         case .reports(let cls): cls < 0 ? "reports another class" : "reports C\(cls)"
         case .sent(let trace, let raised): "ran [\(trace.map(String.init).joined(separator: " "))]\(raised ? ", raised" : "")"
         case .responds(let answer): "responds \(answer)"
+        case .missing: "nothing (the run ended before)"
         }
     }
 }

@@ -5,6 +5,18 @@ import Testing
 /// The real runtime is the oracle: random programs of runtime operations run on the
 /// model and on GCC's libobjc with GNUstep Base must show the same thing at every step.
 @Suite struct DifferentialOracleTests {
+    @Test("a run that ends early differs at its first missing operation, whatever the other runtime observed there")
+    func shorterRun() throws {
+        let model: [Observation] = [.added(true), .setClass]
+        let real: [Observation] = [.added(true)]
+        let difference = try #require(DifferentialOracle.firstDifference(model, real))
+        #expect(difference.index == 1)
+        #expect(difference.model == .setClass)
+        #expect(difference.real == .missing)
+        #expect(DifferentialOracle.firstDifference(real, real) == nil)
+        #expect(DifferentialOracle.firstDifference([], [.overridden])?.index == 0)
+    }
+
     @Test("in this process: 300 programs agree operation by operation")
     func agreementInProcess() {
         let report = DifferentialOracle.run(programs: 300, seed: 90_001)
