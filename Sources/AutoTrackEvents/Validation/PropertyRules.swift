@@ -29,61 +29,37 @@ public struct PropertyRules: Hashable, Sendable {
     public var truncationMarker: String
     /// Reserved names, lowercased.
     public var reservedNames: Set<String> {
-        didSet { reservedFirstBytes = ByteSet(firstBytesOf: reservedNames, reservedPrefixes) }
+        didSet { reservedIndex = ReservedIndex(names: reservedNames, prefixes: reservedPrefixes) }
     }
     /// Reserved name prefixes, lowercased.
     public var reservedPrefixes: [String] {
-        didSet { reservedFirstBytes = ByteSet(firstBytesOf: reservedNames, reservedPrefixes) }
+        didSet { reservedIndex = ReservedIndex(names: reservedNames, prefixes: reservedPrefixes) }
     }
-    /// The first bytes of the reserved names and prefixes: a name starting with any
-    /// other byte (every SDK key, starting with `$`) is not looked up at all.
-    private var reservedFirstBytes: ByteSet
+    /// The reserved names and prefixes by first byte: a lowercase ASCII name is
+    /// compared with those sharing its first byte (and, for names, its length) only —
+    /// no hashing, and nothing at all for a `$` name.
+    private var reservedIndex: ReservedIndex
 
-    /// A set of byte values.
-    private struct ByteSet: Hashable, Sendable {
-        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// Reserved names and prefixes, bucketed by their first byte.
+    private struct ReservedIndex: Hashable, Sendable {
+        private var names: [[String]] = Array(repeating: [], count: 256)
+        private var prefixes: [[String]] = Array(repeating: [], count: 256)
+        /// An empty prefix, which reserves every name.
+        private var reservesEverything = false
 
-        init(firstBytesOf names: Set<String>, _ prefixes: [String]) {
-            for name in names { if let byte = name.utf8.first { insert(byte) } }
-            for prefix in prefixes {
-                // An empty prefix reserves every name.
-                guard let byte = prefix.utf8.first else {
-                    words = (.max, .max, .max, .max)
-                    return
-                }
-                insert(byte)
+        init(names reserved: Set<String>, prefixes reservedPrefixes: [String]) {
+            for name in reserved.sorted() { if let byte = name.utf8.first { names[Int(byte)].append(name) } }
+            for prefix in reservedPrefixes {
+                if let byte = prefix.utf8.first { prefixes[Int(byte)].append(prefix) } else { reservesEverything = true }
             }
         }
 
-        private mutating func insert(_ byte: UInt8) {
-            let bit = UInt64(1) << UInt64(byte & 63)
-            switch byte >> 6 {
-            case 0: words.0 |= bit
-            case 1: words.1 |= bit
-            case 2: words.2 |= bit
-            default: words.3 |= bit
-            }
-        }
-
-        func contains(_ byte: UInt8) -> Bool {
-            let bit = UInt64(1) << UInt64(byte & 63)
-            switch byte >> 6 {
-            case 0: return words.0 & bit != 0
-            case 1: return words.1 & bit != 0
-            case 2: return words.2 & bit != 0
-            default: return words.3 & bit != 0
-            }
-        }
-
-        static func == (lhs: ByteSet, rhs: ByteSet) -> Bool {
-            lhs.words == rhs.words
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(words.0)
-            hasher.combine(words.1)
-            hasher.combine(words.2)
-            hasher.combine(words.3)
+        /// Whether `name` (of `length` bytes, starting with `first`) is reserved.
+        func reserves(_ name: String, first: UInt8, length: Int) -> Bool {
+            if reservesEverything { return true }
+            for candidate in names[Int(first)] where candidate.utf8.count == length && candidate == name { return true }
+            for prefix in prefixes[Int(first)] where name.hasPrefix(prefix) { return true }
+            return false
         }
     }
     /// The longest identifier, in UTF-8 bytes.
@@ -105,7 +81,7 @@ public struct PropertyRules: Hashable, Sendable {
         let prefixes = reservedPrefixes.map { $0.lowercased() }
         self.reservedNames = names
         self.reservedPrefixes = prefixes
-        reservedFirstBytes = ByteSet(firstBytesOf: names, prefixes)
+        reservedIndex = ReservedIndex(names: names, prefixes: prefixes)
         self.maximumIdentifierBytes = maximumIdentifierBytes
     }
 
@@ -169,10 +145,8 @@ public struct PropertyRules: Hashable, Sendable {
             length += 1
         }
         guard length > 0, length <= maximumNameLength else { return false }
-        if !reservedFirstBytes.contains(first) { return true }
         // Already lowercase: the reserved lists compare as they are.
-        if reservedNames.contains(name) { return false }
-        return !reservedPrefixes.contains { name.hasPrefix($0) }
+        return !reservedIndex.reserves(name, first: first, length: length)
     }
 
     /// The whole character (grapheme cluster) of `name` that holds `scalar`, so that a
