@@ -84,6 +84,23 @@ struct EncodedEventTests {
                 #expect(encoder.encode(event, after: prefix) == encoder.encode(merged), "event \(index), offset \(offset)")
             }
         }
+        // With the members after the properties kept between events: the same bytes,
+        // for events of several identities, types and libraries in turn.
+        let encoder = EventJSONEncoder()
+        let prefix8 = EncodedPropertyPrefix(["$os": "iOS", "$lib": "Swift"], encoder: encoder)
+        var tails: EncodedEventTails? = EncodedEventTails()
+        // Each event twice, and the first ones again after others: kept tails are used.
+        for event in Self.events + Self.events.prefix(3) + Self.events.prefix(3).reversed() {
+            var merged = event
+            merged.properties = prefix8.properties.merging(event.properties)
+            #expect(encoder.encode(event, after: prefix8, tails: &tails) == encoder.encode(merged))
+            var sameIdentity = event
+            sameIdentity.id = EventID(truncatingBits: 42)
+            sameIdentity.properties["x"] = 1
+            var mergedSame = sameIdentity
+            mergedSame.properties = prefix8.properties.merging(sameIdentity.properties)
+            #expect(encoder.encode(sameIdentity, after: prefix8, tails: &tails) == encoder.encode(mergedSame))
+        }
         // A prefix encoded in another time zone, or a pretty encoder, takes the ordinary way.
         let event = Self.events[0]
         let prefix = EncodedPropertyPrefix(["when": .date(Timestamp(millisecondsSince1970: 0))], encoder: EventJSONEncoder())

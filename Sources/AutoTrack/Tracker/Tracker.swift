@@ -352,7 +352,9 @@ public final class Tracker: Sendable {
         var repairs = SanitizationReport()
         var oversized = 0
         // Events are built without the presets, which the encoder writes as encoded
-        // once; the observer sees them whole.
+        // once (and the members after the properties, once per identity in a batch);
+        // the observer sees them whole.
+        var tails: EncodedEventTails? = EncodedEventTails()
         func store(_ event: Event?) {
             guard let event else { return }
             if let observer = configuration.eventObserver {
@@ -360,7 +362,7 @@ public final class Tracker: Sendable {
                 whole.properties = presets.merging(event.properties)
                 observer(whole)
             }
-            let payload = encoder.encode(event, after: encodedPresets)
+            let payload = encoder.encode(event, after: encodedPresets, tails: &tails)
             if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
         }
         for submission in submissions {

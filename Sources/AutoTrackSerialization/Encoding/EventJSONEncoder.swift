@@ -64,6 +64,13 @@ public struct EventJSONEncoder: Sendable {
     /// the prefix's in place), or the layout is pretty, the merged event is encoded
     /// the ordinary way.
     package func encode(_ event: Event, after prefix: EncodedPropertyPrefix) -> [UInt8] {
+        var noTails: EncodedEventTails? = nil
+        return encode(event, after: prefix, tails: &noTails)
+    }
+
+    /// ``encode(_:after:)``, with the members after the properties — type, identity
+    /// and library — taken from `tails` when an earlier event had the same ones.
+    package func encode(_ event: Event, after prefix: EncodedPropertyPrefix, tails: inout EncodedEventTails?) -> [UInt8] {
         guard layout == .compact, prefix.dateOffsetSeconds == dateOffsetSeconds,
               !event.properties.sharesKey(with: prefix.properties) else {
             var merged = event
@@ -71,7 +78,7 @@ public struct EventJSONEncoder: Sendable {
             return encode(merged)
         }
         var writer = JSONWriter(reservingCapacity: 512 + prefix.json.count + event.properties.count * 48)
-        write(event, prefix: prefix, into: &writer, indent: 0)
+        write(event, prefix: prefix, tails: &tails, into: &writer, indent: 0)
         return writer.finish()
     }
 
@@ -85,11 +92,15 @@ public struct EventJSONEncoder: Sendable {
     // MARK: Writing
 
     func write(_ event: Event, into writer: inout JSONWriter, indent: Int) {
-        write(event, prefix: nil, into: &writer, indent: indent)
+        var noTails: EncodedEventTails? = nil
+        write(event, prefix: nil, tails: &noTails, into: &writer, indent: indent)
     }
 
-    /// Writes `event`, its properties after the encoded `prefix` (compact layout only).
-    private func write(_ event: Event, prefix: EncodedPropertyPrefix?, into writer: inout JSONWriter, indent: Int) {
+    /// Writes `event`, its properties after the encoded `prefix` and its members after
+    /// them from `tails` (both compact layout only).
+    private func write(
+        _ event: Event, prefix: EncodedPropertyPrefix?, tails: inout EncodedEventTails?, into writer: inout JSONWriter, indent: Int
+    ) {
         let inner = indent + 1
         writer.write(0x7B) // {
         key("event", first: true, into: &writer, indent: inner)
@@ -110,6 +121,20 @@ public struct EventJSONEncoder: Sendable {
         } else {
             write(event.properties, into: &writer, indent: inner)
         }
+        if tails != nil {
+            let tail = tails!.bytes(for: event, encoder: self)
+            tail.withUnsafeBufferPointer { writer.write($0) }
+        } else {
+            writeTail(of: event, into: &writer, indent: indent)
+        }
+        writer.writeInteger(event.id.rawValue)
+        close(0x7D, into: &writer, indent: indent)
+    }
+
+    /// The members after the properties up to the `_track_id` key, which depend only
+    /// on the event's type, identity and library: `,"type":…,"lib":{…},"_track_id":`.
+    fileprivate func writeTail(of event: Event, into writer: inout JSONWriter, indent: Int) {
+        let inner = indent + 1
         key("type", into: &writer, indent: inner)
         writer.writeString(event.type.rawValue)
         key("distinct_id", into: &writer, indent: inner)
@@ -125,8 +150,6 @@ public struct EventJSONEncoder: Sendable {
         key("lib", into: &writer, indent: inner)
         write(event.library, into: &writer, indent: inner)
         key("_track_id", into: &writer, indent: inner)
-        writer.writeInteger(event.id.rawValue)
-        close(0x7D, into: &writer, indent: indent)
     }
 
     private func write(_ library: LibraryInfo, into writer: inout JSONWriter, indent: Int) {
@@ -235,5 +258,27 @@ package struct EncodedPropertyPrefix: Sendable {
         compact.layout = .compact
         let object = compact.encode(properties)
         json = Array(object.dropFirst().dropLast()) // without { and }
+    }
+}
+
+/// The members events of the same type, identity and library share after their
+/// properties, encoded once per combination (the last few kept).
+package struct EncodedEventTails: Sendable {
+    private var entries: [(type: RecordType, identity: Identity, library: LibraryInfo, json: [UInt8])] = []
+
+    /// No tails yet.
+    package init() {}
+
+    /// The tail of `event`: kept from an earlier event, or written with `encoder`.
+    fileprivate mutating func bytes(for event: Event, encoder: EventJSONEncoder) -> [UInt8] {
+        for entry in entries where entry.type == event.type && entry.identity == event.identity && entry.library == event.library {
+            return entry.json
+        }
+        var writer = JSONWriter(reservingCapacity: 256)
+        encoder.writeTail(of: event, into: &writer, indent: 0)
+        let json = writer.finish()
+        if entries.count == 4 { entries.removeFirst() }
+        entries.append((event.type, event.identity, event.library, json))
+        return json
     }
 }
