@@ -22,6 +22,14 @@ import Testing
 
     static func plain(_ tag: Int32) -> ObjCImplementation { implementation(atr_oracleImplementation(tag)) }
 
+    /// An object of a new class whose `selector` records `tag`: where a forwarder
+    /// sends what it does not implement.
+    static func makeForwardingTarget(_ label: String, answering selector: String, tag: Int32) throws -> ObjCObject {
+        let targetClass = try makeClass(label)
+        runtime.addMethod(to: targetClass, selector: selector, implementation: plain(tag), types: "q@:")
+        return try #require(runtime.makeObject(of: targetClass))
+    }
+
     /// What `[object selector]` ran (oracle trace), and whether it raised.
     static func send(_ object: ObjCObject, _ selector: String) -> ([Int], Bool) {
         atr_oracleResetTrace()
@@ -99,9 +107,7 @@ import Testing
     @Test("forwardingTargetForSelector: for a selector registered at run time: both runtimes forward to the target")
     func fastForwarding() throws {
         let selector = "differenceFastForwarded"
-        let targetClass = try Self.makeClass("ForwardTarget")
-        Self.runtime.addMethod(to: targetClass, selector: selector, implementation: Self.plain(7), types: "q@:")
-        let target = try #require(Self.runtime.makeObject(of: targetClass))
+        let target = try Self.makeForwardingTarget("ForwardTarget", answering: selector, tag: 7)
         let forwarder = try Self.makeClass("Forwarder")
         Self.runtime.addMethod(
             to: forwarder, selector: "forwardingTargetForSelector:",
@@ -130,9 +136,7 @@ import Testing
     @Test("once GNUstep forwarded a selector the slow way, it no longer asks forwardingTargetForSelector: for it (objc4 always asks first)")
     func slowForwardingDisablesFastForwarding() throws {
         let selector = "differenceForwardedSlowFirst"
-        let targetClass = try Self.makeClass("SlowFirstTarget")
-        Self.runtime.addMethod(to: targetClass, selector: selector, implementation: Self.plain(8), types: "q@:")
-        let target = try #require(Self.runtime.makeObject(of: targetClass))
+        let target = try Self.makeForwardingTarget("SlowFirstTarget", answering: selector, tag: 8)
         atr_bindFastForwardingTarget(OpaquePointer(bitPattern: target.address))
         defer { atr_bindFastForwardingTarget(nil) }
         let slow = try Self.makeClass("SlowForwarder")

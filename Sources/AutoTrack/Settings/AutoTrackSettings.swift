@@ -4,6 +4,7 @@ public import AutoTrackEvents
 public import AutoTrackInterception
 /// AutoTrackSerialization: `JSONSyntaxError` appears in this file's public API.
 public import AutoTrackSerialization
+import AutoTrackProperties
 
 /// The automatic events a tracker records.
 public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
@@ -107,11 +108,10 @@ public struct AutoTrackSettings: Hashable, Sendable {
     /// under these settings.
     public func records(_ type: AutomaticEventTypes, element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
         guard eventTypes.contains(type) else { return false }
-        // Empty lists (the usual case) are not consulted: every lookup hashes a name.
-        if let screen, !ignoredScreenTypes.isEmpty, screen.typeHierarchy.contains(where: ignoredScreenTypes.contains) { return false }
+        if let screen, ignoredScreenTypes.containsAny(of: screen.typeHierarchy) { return false }
         guard let element else { return true }
-        if !ignoredElementTypes.isEmpty, element.typeHierarchy.contains(where: ignoredElementTypes.contains) { return false }
-        if !ignoredElementIDs.isEmpty, case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.contains(id) { return false }
+        if ignoredElementTypes.containsAny(of: element.typeHierarchy) { return false }
+        if case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.containsAny(of: CollectionOfOne(id)) { return false }
         return true
     }
 }

@@ -54,10 +54,11 @@ public final class Tracker: Sendable {
     /// The durable queue.
     public let queue: DurableQueue
     private let transport: any Transport
+    /// ``transport`` when it takes stored events as they are.
+    private let wireTransport: (any EncodedEventTransport)?
     private let worker = DispatchQueue(label: "autotrack.tracker")
     private let state: Mutex<State>
-    private let presets: Properties
-    /// The presets encoded once: every stored event begins with them.
+    /// The presets, sanitised and encoded once: every stored event begins with them.
     private let encodedPresets: EncodedPropertyPrefix
     private let encoder: EventJSONEncoder
     private let decoder: EventJSONDecoder
@@ -121,11 +122,12 @@ public final class Tracker: Sendable {
         case .http(let endpoint, let format, let timeout): transport = HTTPTransport(endpoint: endpoint, wireFormat: format, timeout: timeout)
         case .custom(let custom): transport = custom
         }
+        wireTransport = transport as? any EncodedEventTransport
         // Checked once: every event carries them.
         var presetRepairs = SanitizationReport()
-        presets = configuration.rules.sanitized(configuration.device.presetProperties, report: &presetRepairs)
         encoder = EventJSONEncoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
-        encodedPresets = EncodedPropertyPrefix(presets, encoder: encoder)
+        encodedPresets = EncodedPropertyPrefix(
+            configuration.rules.sanitized(configuration.device.presetProperties, report: &presetRepairs), encoder: encoder)
         decoder = EventJSONDecoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
         var initial = State(identity: .anonymous(anonymous), settings: configuration.autoTrackSettings)
@@ -359,7 +361,7 @@ public final class Tracker: Sendable {
             guard let event else { return }
             if let observer = configuration.eventObserver {
                 var whole = event
-                whole.properties = presets.merging(event.properties)
+                whole.properties = encodedPresets.properties.merging(event.properties)
                 observer(whole)
             }
             let payload = encoder.encode(event, after: encodedPresets, tails: &tails)
@@ -528,7 +530,7 @@ public final class Tracker: Sendable {
     /// Records handed to the transport per call: the policy's batch size, times the
     /// batches a wire-form transport takes at once.
     private var recordsPerDelivery: Int {
-        let batches = (transport as? any EncodedEventTransport)?.batchesPerDelivery ?? 1
+        let batches = wireTransport?.batchesPerDelivery ?? 1
         let (records, overflow) = configuration.flushPolicy.batchSize.multipliedReportingOverflow(by: max(1, batches))
         return overflow ? .max : records
     }
@@ -592,28 +594,28 @@ public final class Tracker: Sendable {
     /// and reported as `undecodable`; `recordOfEvent` maps each event sent to its
     /// record.
     private func deliver(_ records: [DurableQueue.Record]) -> (result: DeliveryResult, events: Int, recordOfEvent: [Int], undecodable: Int) {
-        var recordOfEvent: [Int] = []
-        recordOfEvent.reserveCapacity(records.count)
-        if let wireTransport = transport as? any EncodedEventTransport {
-            var encoded: [EncodedEvent] = []
-            encoded.reserveCapacity(records.count)
-            for (index, record) in records.enumerated() {
-                guard let event = try? EncodedEvent(validating: record.payload) else { continue }
-                encoded.append(event)
-                recordOfEvent.append(index)
-            }
-            let result = encoded.isEmpty ? .accepted : wireTransport.deliver(encoded: encoded)
-            return (result, encoded.count, recordOfEvent, records.count - encoded.count)
+        if let wireTransport {
+            return deliver(records, reading: { try? EncodedEvent(validating: $0) }, to: wireTransport.deliver(encoded:))
         }
-        var events: [Event] = []
-        events.reserveCapacity(records.count)
+        return deliver(records, reading: { try? decoder.decodeEvent(from: $0) }, to: transport.deliver)
+    }
+
+    /// Reads each record as an event for `send` (one that does not read is left out),
+    /// then sends them.
+    private func deliver<Item>(
+        _ records: [DurableQueue.Record], reading read: ([UInt8]) -> Item?, to send: ([Item]) -> DeliveryResult
+    ) -> (result: DeliveryResult, events: Int, recordOfEvent: [Int], undecodable: Int) {
+        var items: [Item] = []
+        var recordOfEvent: [Int] = []
+        items.reserveCapacity(records.count)
+        recordOfEvent.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            guard let event = try? decoder.decodeEvent(from: record.payload) else { continue }
-            events.append(event)
+            guard let item = read(record.payload) else { continue }
+            items.append(item)
             recordOfEvent.append(index)
         }
-        let result = events.isEmpty ? .accepted : transport.deliver(events)
-        return (result, events.count, recordOfEvent, records.count - events.count)
+        let result = items.isEmpty ? .accepted : send(items)
+        return (result, items.count, recordOfEvent, records.count - items.count)
     }
 
     /// Removes records the transport has taken; `false` when the queue failed (they

@@ -38,11 +38,6 @@ struct PipelineBenchmark {
         }
     }
 
-    /// Drops every interaction.
-    final class DiscardingSink: InteractionSink {
-        func receive(_ interaction: Interaction) throws {}
-    }
-
     private let eventsPerRun = 2000
     private let properties: Properties = [
         "product_id": "SKU-1029", "product_name": "Trail running shoes", "price": 89.5, "quantity": 2,
@@ -154,7 +149,7 @@ struct PipelineBenchmark {
         let trackedBuy = buyButton(in: trackedApp)
         // The same hooks reporting to a sink that drops everything: the capture alone.
         let captureHost = try ReferenceHost()
-        let captureContext = InteractionContext(sink: DiscardingSink())
+        let captureContext = InteractionContext(sink: HooksBenchmark.DiscardingSink())
         for hook in BuiltInHooks.standard() { _ = try hook.install(on: captureHost, context: captureContext) }
         let captureApp = try SampleApp(host: captureHost)
         try captureApp.launch()

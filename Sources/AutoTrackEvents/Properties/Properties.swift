@@ -87,16 +87,9 @@ public struct Properties: Sendable {
     /// Whether any key of `other` is present here too (with the keys' fingerprints
     /// kept, no key is hashed again).
     public func sharesKey(with other: Properties) -> Bool {
-        if other.count < count {
-            for position in other.storedKeys.indices where index(forKey: other.storedKeys[position], fingerprint: other.fingerprints[position]) != nil {
-                return true
-            }
-            return false
-        }
-        for position in storedKeys.indices where other.index(forKey: storedKeys[position], fingerprint: fingerprints[position]) != nil {
-            return true
-        }
-        return false
+        // The smaller collection's keys are looked up in the larger one.
+        let (small, large) = other.count < count ? (other, self) : (self, other)
+        return small.storedKeys.indices.contains { large.index(forKey: small.storedKeys[$0], fingerprint: small.fingerprints[$0]) != nil }
     }
 
     /// The value for `key`; assigning `nil` removes the key.

@@ -181,14 +181,11 @@ public final class InteractionContext: Sendable {
     /// Whether ``exclusions`` leave `element` (its type, accessibility identifier or
     /// the app's own ignore mark) or `screen` alone.
     public func excludes(element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
-        // Empty lists (the usual case) are not consulted: every lookup hashes a name.
         if let element {
-            if element.isIgnored { return true }
-            if !exclusions.elementTypes.isEmpty, element.typeHierarchy.contains(where: exclusions.elementTypes.contains) { return true }
-            if !exclusions.accessibilityIdentifiers.isEmpty, let identifier = element.accessibilityIdentifier,
-               exclusions.accessibilityIdentifiers.contains(identifier) { return true }
+            if element.isIgnored || exclusions.elementTypes.containsAny(of: element.typeHierarchy) { return true }
+            if let identifier = element.accessibilityIdentifier, exclusions.accessibilityIdentifiers.containsAny(of: CollectionOfOne(identifier)) { return true }
         }
-        if let screen, !exclusions.screenTypes.isEmpty, screen.typeHierarchy.contains(where: exclusions.screenTypes.contains) { return true }
+        if let screen, exclusions.screenTypes.containsAny(of: screen.typeHierarchy) { return true }
         return false
     }
 

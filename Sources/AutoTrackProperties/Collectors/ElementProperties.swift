@@ -41,13 +41,13 @@ public struct ElementProperties: Sendable {
         guard typeConvention == .sensors else { return element.typeName }
         switch element.role {
         case .tableCell, .collectionCell:
-            return ElementPlacement.of(element, findingScreen: false).listTypeName ?? (element.role == .tableCell ? "UITableView" : "UICollectionView")
+            return ElementPlacement.of(element, for: .list).listTypeName ?? (element.role == .tableCell ? "UITableView" : "UICollectionView")
         case .alertAction:
             return element.alertContext?.controllerType ?? "UIAlertController"
         case .tabBarItem:
             return "UITabBarItem"
         default:
-            if element.role.isControl, ElementPlacement.of(element, findingScreen: false).isOnNavigationBar { return "UIBarButtonItem" }
+            if element.role.isControl, ElementPlacement.of(element, for: .navigationBar).isOnNavigationBar { return "UIBarButtonItem" }
             return element.typeName
         }
     }

@@ -31,7 +31,7 @@ public struct ElementIdentity: Hashable, Sendable {
     ) {
         path = ViewPathBuilder(style: style, limits: limits).path(for: element)
         var descriptor = "path(\(path.text))"
-        if element.role.isControl, ElementPlacement.of(element, findingScreen: false).isOnNavigationBar {
+        if element.role.isControl, ElementPlacement.of(element, for: .navigationBar).isOnNavigationBar {
             descriptor += "&actions(\(element.actionNames.joined(separator: ",")))"
         }
         if let alert = element.alertContext {

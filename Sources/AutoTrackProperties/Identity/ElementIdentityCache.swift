@@ -122,12 +122,12 @@ public final class ElementIdentityCache {
     }
 
     /// The placement of `element` (whose cache this is) now: cached, or found and
-    /// stored. Without `findingScreen`, the owning screen is left out (`nil`) when the
-    /// rest is cached: finding it again costs a walk up to its root view.
-    func placement(of element: any ElementNode, findingScreen: Bool = true) -> ElementPlacement {
+    /// stored. The owning screen is looked up again only for `question` `.screen` —
+    /// finding it costs a walk up to its root view.
+    func placement(of element: any ElementNode, for question: ElementPlacement.Question) -> ElementPlacement {
         let now = version.current
         if let placement, placement.version == now {
-            guard findingScreen, let depth = placement.screenDepth else {
+            guard question == .screen, let depth = placement.screenDepth else {
                 return ElementPlacement(owningScreen: nil, isOnNavigationBar: placement.isOnNavigationBar, listTypeName: placement.listTypeName)
             }
             // The same number of steps up, without asking each level for a screen.
@@ -164,8 +164,21 @@ struct ElementPlacement {
         screenDepth = nil
     }
 
-    /// One bounded walk to the top.
-    init(walkingUpFrom element: any ElementNode) {
+    /// What a walk is for: it stops as soon as that is answered; `.everything` (what a
+    /// cache stores) walks to the top.
+    enum Question {
+        /// The owning screen.
+        case screen
+        /// Whether a navigation bar is among the ancestors.
+        case navigationBar
+        /// A cell's list (8 levels up at most).
+        case list
+        /// All of them.
+        case everything
+    }
+
+    /// One bounded walk up, as far as `question` needs.
+    init(walkingUpFrom element: any ElementNode, for question: Question = .everything) {
         var screen: (any ScreenNode)?
         var depth: Int?
         var onNavigationBar = false
@@ -181,6 +194,13 @@ struct ElementPlacement {
                 if current.role == .navigationBar { onNavigationBar = true }
                 if listTypeName == nil, steps <= 8, current.role == .table || current.role == .collection { listTypeName = current.typeName }
             }
+            let answered = switch question {
+            case .screen: screen != nil
+            case .navigationBar: onNavigationBar
+            case .list: listTypeName != nil || steps >= 8
+            case .everything: false
+            }
+            if answered { break }
             node = current.parentElement
             steps += 1
         }
@@ -190,10 +210,10 @@ struct ElementPlacement {
         self.listTypeName = element.role.isCell ? listTypeName : nil
     }
 
-    /// The placement of `element`, from its cache when it has one; with
-    /// `findingScreen` false, ``owningScreen`` may be left out.
-    static func of(_ element: any ElementNode, findingScreen: Bool = true) -> ElementPlacement {
-        element.identityCache?.placement(of: element, findingScreen: findingScreen) ?? ElementPlacement(walkingUpFrom: element)
+    /// The placement of `element` for `question`, from its cache when it has one
+    /// (the other answers may be left out).
+    static func of(_ element: any ElementNode, for question: Question) -> ElementPlacement {
+        element.identityCache?.placement(of: element, for: question) ?? ElementPlacement(walkingUpFrom: element, for: question)
     }
 }
 

@@ -34,15 +34,23 @@ public struct TrackingExclusions: Hashable, Sendable {
 
     /// Whether screen views of `screen` are ignored.
     public func ignores(screen: any ScreenNode) -> Bool {
-        screen.typeHierarchy.contains { screenTypes.contains($0) }
+        screenTypes.containsAny(of: screen.typeHierarchy)
     }
 
     /// Whether clicks on `element` are ignored: by its type, its accessibility
     /// identifier or its screen.
     public func ignores(element: any ElementNode) -> Bool {
-        if element.typeHierarchy.contains(where: { elementTypes.contains($0) }) { return true }
+        if elementTypes.containsAny(of: element.typeHierarchy) { return true }
         if let identifier = element.accessibilityIdentifier, accessibilityIdentifiers.contains(identifier) { return true }
         if let screen = element.owningScreen, ignores(screen: screen) { return true }
         return false
+    }
+}
+
+extension Set<String> {
+    /// Whether any of `names` is in the set. An empty set — the usual list of
+    /// exclusions or ignored types — is not consulted: every lookup hashes a name.
+    package func containsAny(of names: some Sequence<String>) -> Bool {
+        !isEmpty && names.contains(where: contains)
     }
 }

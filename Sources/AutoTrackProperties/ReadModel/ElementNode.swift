@@ -252,7 +252,7 @@ extension ElementNode {
     /// screen's root view. The walk is bounded like path walks, and kept in the
     /// element's ``identityCache`` while the hierarchy does not change.
     public var owningScreen: (any ScreenNode)? {
-        ElementPlacement.of(self).owningScreen
+        ElementPlacement.of(self, for: .screen).owningScreen
     }
 }
 

@@ -66,6 +66,13 @@ public final class RuntimeClass: RuntimeObject, CustomStringConvertible, @unchec
 
     func setInstanceClass(_ instanceClass: RuntimeClass) { self.instanceClass = instanceClass }
 
+    /// What the class's method cache says about `selector` (lock-free; `.miss` when
+    /// the cache has no entry yet).
+    @inline(__always)
+    func cachedLookup(_ selector: Selector) -> MethodCache.Lookup {
+        MethodCache(buffer: cacheStorage.load(ordering: .acquiring)).lookup(selector)
+    }
+
     /// Whether the class can be instantiated.
     public var isRegistered: Bool { runtime.withLock { _ in state == .registered } }
 

@@ -76,7 +76,7 @@ extension Runtime {
         guard let start = staticClass.superclassOnSendPath else {
             return try message.runtime.forward(message.receiver, message.selector, message.arguments)
         }
-        var lookup = start._withUnsafeGuaranteedRef { MethodCache(buffer: $0.cacheStorage.load(ordering: .acquiring)).lookup(message.selector) }
+        var lookup = start._withUnsafeGuaranteedRef { $0.cachedLookup(message.selector) }
         if case .miss = lookup { lookup = message.runtime.lookUpSlowly(message.selector, startingAt: start.takeUnretainedValue()) }
         switch lookup {
         case .found(let method):

@@ -135,7 +135,7 @@ extension Runtime {
     /// under the lock and filling the cache.
     @inline(__always)
     func lookUp(_ selector: Selector, startingAt cls: RuntimeClass) -> MethodCache.Lookup {
-        let cached = MethodCache(buffer: cls.cacheStorage.load(ordering: .acquiring)).lookup(selector)
+        let cached = cls.cachedLookup(selector)
         if case .miss = cached { return lookUpSlowly(selector, startingAt: cls) }
         return cached
     }

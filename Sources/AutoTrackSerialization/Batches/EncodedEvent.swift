@@ -38,13 +38,15 @@ public struct EncodedEvent: Hashable, Sendable {
     /// writes it (`…,"_track_id":123}`); `nil` for an object that does not end so.
     /// For logs and request headers, never for identity.
     public var trackID: Int64? {
-        let suffix = Array("\"_track_id\":".utf8)
+        let suffix = Self.trackIDKey
         guard json.last == 0x7D else { return nil }
         var start = json.count - 1
         while start > 0, json[start - 1] >= 0x30 && json[start - 1] <= 0x39 || json[start - 1] == 0x2D { start -= 1 }
         guard start < json.count - 1, start >= suffix.count, json[(start - suffix.count)..<start].elementsEqual(suffix) else { return nil }
         return Int64(String(decoding: json[start..<(json.count - 1)], as: UTF8.self))
     }
+
+    private static let trackIDKey = Array("\"_track_id\":".utf8)
 
     /// The events as one compact JSON array, in order: what
     /// ``EventJSONEncoder/encodeBatch(_:)`` writes for the same events in the compact
