@@ -14,10 +14,22 @@ public struct Properties: Sendable {
     /// One key and its value.
     public typealias Element = (key: String, value: PropertyValue)
 
-    private var storedKeys: [String] = []
-    private var storedValues: [PropertyValue] = []
-    /// The fingerprint of each key, in the order of `storedKeys`.
-    private var fingerprints: [UInt32] = []
+    /// One stored property: its key, the key's fingerprint and its value, kept together
+    /// so that a collection is one allocation, not one per column.
+    private struct Entry: Sendable {
+        var key: String
+        var value: PropertyValue
+        let fingerprint: UInt32
+
+        init(key: String, value: PropertyValue, fingerprint: UInt32) {
+            self.key = key
+            self.value = value
+            self.fingerprint = fingerprint
+        }
+    }
+
+    /// The properties in insertion order.
+    private var entries: [Entry] = []
     /// Positions by key, built only for collections larger than `indexThreshold`.
     private var positions: [String: Int]? = nil
 
@@ -30,32 +42,27 @@ public struct Properties: Sendable {
     /// Creates a collection from key-value pairs; a later duplicate key replaces the
     /// earlier value and keeps the earlier position.
     public init(_ pairs: some Sequence<(String, PropertyValue)>) {
-        let capacity = pairs.underestimatedCount
-        storedKeys.reserveCapacity(capacity)
-        storedValues.reserveCapacity(capacity)
-        fingerprints.reserveCapacity(capacity)
+        entries.reserveCapacity(pairs.underestimatedCount)
         for (key, value) in pairs { self[key] = value }
     }
 
     /// Makes room for `capacity` properties, so that adding that many allocates
     /// nothing more.
     public mutating func reserveCapacity(_ capacity: Int) {
-        storedKeys.reserveCapacity(capacity)
-        storedValues.reserveCapacity(capacity)
-        fingerprints.reserveCapacity(capacity)
+        entries.reserveCapacity(capacity)
     }
 
     /// The number of properties.
-    public var count: Int { storedKeys.count }
+    public var count: Int { entries.count }
 
     /// Whether there are no properties.
-    public var isEmpty: Bool { storedKeys.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty }
 
     /// The keys, in insertion order.
-    public var keys: [String] { storedKeys }
+    public var keys: [String] { entries.map(\.key) }
 
     /// The values, in the order of ``keys``.
-    public var values: [PropertyValue] { storedValues }
+    public var values: [PropertyValue] { entries.map(\.value) }
 
     /// The position of `key`, if present.
     public func index(forKey key: String) -> Int? {
@@ -64,10 +71,10 @@ public struct Properties: Sendable {
 
     private func index(forKey key: String, fingerprint: UInt32) -> Int? {
         if let positions { return positions[key] }
-        return fingerprints.withUnsafeBufferPointer { prints in
+        return entries.withUnsafeBufferPointer { stored in
             var position = 0
-            while position < prints.count {
-                if prints[position] == fingerprint && storedKeys[position] == key { return position }
+            while position < stored.count {
+                if stored[position].fingerprint == fingerprint && stored[position].key == key { return position }
                 position += 1
             }
             return nil
@@ -89,12 +96,12 @@ public struct Properties: Sendable {
     public func sharesKey(with other: Properties) -> Bool {
         // The smaller collection's keys are looked up in the larger one.
         let (small, large) = other.count < count ? (other, self) : (self, other)
-        return small.storedKeys.indices.contains { large.index(forKey: small.storedKeys[$0], fingerprint: small.fingerprints[$0]) != nil }
+        return small.entries.contains { large.index(forKey: $0.key, fingerprint: $0.fingerprint) != nil }
     }
 
     /// The value for `key`; assigning `nil` removes the key.
     public subscript(key: String) -> PropertyValue? {
-        get { index(forKey: key).map { storedValues[$0] } }
+        get { index(forKey: key).map { entries[$0].value } }
         set {
             if let newValue {
                 updateValue(newValue, forKey: key)
@@ -114,16 +121,14 @@ public struct Properties: Sendable {
     @discardableResult
     private mutating func updateValue(_ value: PropertyValue, forKey key: String, fingerprint: UInt32) -> PropertyValue? {
         if let position = index(forKey: key, fingerprint: fingerprint) {
-            let old = storedValues[position]
-            storedValues[position] = value
+            let old = entries[position].value
+            entries[position].value = value
             return old
         }
-        storedKeys.append(key)
-        storedValues.append(value)
-        fingerprints.append(fingerprint)
+        entries.append(Entry(key: key, value: value, fingerprint: fingerprint))
         if positions != nil {
-            positions![key] = storedKeys.count - 1
-        } else if storedKeys.count > Properties.indexThreshold {
+            positions![key] = entries.count - 1
+        } else if entries.count > Properties.indexThreshold {
             rebuildIndex()
         }
         return nil
@@ -133,10 +138,8 @@ public struct Properties: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> PropertyValue? {
         guard let position = index(forKey: key) else { return nil }
-        storedKeys.remove(at: position)
-        fingerprints.remove(at: position)
-        let old = storedValues.remove(at: position)
-        if storedKeys.count > Properties.indexThreshold {
+        let old = entries.remove(at: position).value
+        if entries.count > Properties.indexThreshold {
             rebuildIndex()
         } else {
             positions = nil
@@ -146,9 +149,7 @@ public struct Properties: Sendable {
 
     /// Removes every property.
     public mutating func removeAll() {
-        storedKeys.removeAll()
-        storedValues.removeAll()
-        fingerprints.removeAll()
+        entries.removeAll()
         positions = nil
     }
 
@@ -162,12 +163,9 @@ public struct Properties: Sendable {
             self = other
             return
         }
-        let total = storedKeys.count + other.storedKeys.count
-        storedKeys.reserveCapacity(total)
-        storedValues.reserveCapacity(total)
-        fingerprints.reserveCapacity(total)
-        for position in other.storedKeys.indices {
-            updateValue(other.storedValues[position], forKey: other.storedKeys[position], fingerprint: other.fingerprints[position])
+        entries.reserveCapacity(entries.count + other.entries.count)
+        for entry in other.entries {
+            updateValue(entry.value, forKey: entry.key, fingerprint: entry.fingerprint)
         }
     }
 
@@ -179,8 +177,8 @@ public struct Properties: Sendable {
     }
 
     private mutating func rebuildIndex() {
-        var index = [String: Int](minimumCapacity: storedKeys.count)
-        for (position, key) in storedKeys.enumerated() { index[key] = position }
+        var index = [String: Int](minimumCapacity: entries.count)
+        for (position, entry) in entries.enumerated() { index[entry.key] = position }
         positions = index
     }
 }
@@ -195,9 +193,10 @@ extension Properties: Sequence {
 
         /// The next key-value pair, or `nil` after the last.
         public mutating func next() -> Element? {
-            guard position < properties.storedKeys.count else { return nil }
+            guard position < properties.entries.count else { return nil }
             defer { position += 1 }
-            return (properties.storedKeys[position], properties.storedValues[position])
+            let entry = properties.entries[position]
+            return (entry.key, entry.value)
         }
     }
 
@@ -205,20 +204,24 @@ extension Properties: Sequence {
     public func makeIterator() -> Iterator { Iterator(self) }
 
     /// The number of properties (exact).
-    public var underestimatedCount: Int { storedKeys.count }
+    public var underestimatedCount: Int { entries.count }
 }
 
 extension Properties: Hashable {
     /// Two collections are equal when they hold the same keys in the same order with
     /// equal values.
     public static func == (lhs: Properties, rhs: Properties) -> Bool {
-        lhs.storedKeys == rhs.storedKeys && lhs.storedValues == rhs.storedValues
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
     /// Hashes keys and values in order.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storedKeys)
-        hasher.combine(storedValues)
+        hasher.combine(entries.count)
+        for entry in entries {
+            hasher.combine(entry.key)
+            hasher.combine(entry.value)
+        }
     }
 }
 
