@@ -70,6 +70,35 @@ struct ExactlyOnceMachineryTests {
         }
     }
 
+    @Test("touch dedupe remembers exactly the last `capacity` pairs")
+    func touchesWindow() {
+        let dedupe = TouchDeduplicator(capacity: 3)
+        let events = (0..<5).map { _ in Token() }
+        let control = Token()
+        for event in events { #expect(dedupe.isFirstDispatch(event: event, element: control)) }
+        // The last three are remembered, the two before them forgotten.
+        for event in events[2...] { #expect(!dedupe.isFirstDispatch(event: event, element: control)) }
+        #expect(dedupe.isFirstDispatch(event: events[0], element: control))
+    }
+
+    @Test("screen exclusions answer for each hierarchy asked about, not for the last one")
+    func screenExclusionsPerHierarchy() {
+        let sink = CollectingSink()
+        let context = InteractionContext(sink: sink)
+        func view(_ hierarchy: [String]) -> Interaction {
+            Interaction(
+                point: .screenView, element: nil,
+                screen: ScreenSnapshot(typeName: hierarchy[0], typeHierarchy: hierarchy, properties: [:]),
+                details: InteractionDetails(), capturedBy: "test")
+        }
+        let home = ["Home", "UIViewController"]
+        let navigation = ["UINavigationController", "UIViewController"]
+        let custom = ["AppNavigation", "UINavigationController", "UIViewController"]
+        for hierarchy in [home, navigation, home, navigation, custom, home, navigation.map { $0 }] { context.emit(view(hierarchy)) }
+        #expect(sink.count == 3)
+        #expect(context.diagnostics.filtered == 4)
+    }
+
     @Test("touch dedupe never keeps an element alive")
     func touchesDoNotRetainElements() {
         let dedupe = TouchDeduplicator()

@@ -111,7 +111,7 @@ public struct AutoTrackSettings: Hashable, Sendable {
         if let screen, ignoredScreenTypes.containsAny(of: screen.typeHierarchy) { return false }
         guard let element else { return true }
         if ignoredElementTypes.containsAny(of: element.typeHierarchy) { return false }
-        if case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.containsAny(of: CollectionOfOne(id)) { return false }
+        if !ignoredElementIDs.isEmpty, case .string(let id)? = element.properties["$element_id"], ignoredElementIDs.contains(id) { return false }
         return true
     }
 }

@@ -33,7 +33,7 @@ public enum ReferenceHostCapture {
     /// controller's view), the screen the user sees instead — so bar-button clicks are
     /// attributed to the page, not dropped.
     public static func screen(for view: ViewObject, context: InteractionContext) -> (any ScreenNode)? {
-        if let owning = view.owningScreen, !context.exclusions.ignores(screen: owning) { return owning }
+        if let owning = view.owningScreen, !context.excludes(screen: owning) { return owning }
         return view.host.visibleController ?? view.owningScreen
     }
 
@@ -303,7 +303,7 @@ public enum ReferenceHostCapture {
         let runtime = controller.host.runtime
         if runtime.associatedObject(for: shownKey, on: controller) != nil { throw CaptureSkip.deduplicated }
         runtime.setAssociatedObject(Shown(), for: shownKey, on: controller)
-        if let parent = controller.parent, parent.kind == .plain, !interceptor.context.exclusions.ignores(screen: parent) {
+        if let parent = controller.parent, parent.kind == .plain, !interceptor.context.excludes(screen: parent) {
             throw CaptureSkip.filtered
         }
         return screenView(of: controller, animated: animated, reason: "appear", interceptor: interceptor)

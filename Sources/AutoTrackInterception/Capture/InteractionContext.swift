@@ -46,6 +46,21 @@ public final class InteractionContext: Sendable {
     @usableFromInline let mutationStorage = Atomic<UInt8>(0)
     @usableFromInline let mutationFireCount = Atomic<Int>(0)
     private let elementCollector: ElementProperties
+    private let screenExclusions = LastAnswer()
+
+    /// The answer for the last type hierarchy asked about. A host reports the same
+    /// hierarchy for every click on a screen, usually as the same array, which compares
+    /// equal at once; hashing its names into the exclusion sets cost a click more.
+    private final class LastAnswer: Sendable {
+        private let last = Mutex<(hierarchy: [String], answer: Bool)?>(nil)
+
+        func answer(for hierarchy: [String], computing compute: ([String]) -> Bool) -> Bool {
+            if let known = last.withLock({ last in last.flatMap { $0.hierarchy == hierarchy ? $0.answer : nil } }) { return known }
+            let answer = compute(hierarchy)
+            last.withLock { $0 = (hierarchy, answer) }
+            return answer
+        }
+    }
 
     /// One atomic counter per ``InterceptionDiagnostics`` field: counting is on the
     /// path of every intercepted call (disabled skips included), so it takes no lock.
@@ -183,10 +198,23 @@ public final class InteractionContext: Sendable {
     public func excludes(element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
         if let element {
             if element.isIgnored || exclusions.elementTypes.containsAny(of: element.typeHierarchy) { return true }
-            if let identifier = element.accessibilityIdentifier, exclusions.accessibilityIdentifiers.containsAny(of: CollectionOfOne(identifier)) { return true }
+            if let identifier = element.accessibilityIdentifier, exclusions.accessibilityIdentifiers.hasMember(identifier) { return true }
         }
-        if let screen, exclusions.screenTypes.containsAny(of: screen.typeHierarchy) { return true }
+        if let screen, excludesScreen(typeHierarchy: screen.typeHierarchy) { return true }
         return false
+    }
+
+    /// Whether ``exclusions`` leave `screen` alone — a system or ignored controller
+    /// type, or a subclass of one. The same as asking ``exclusions`` (its
+    /// `ignores(screen:)`), remembering the answer for the last type hierarchy asked
+    /// about: the system screen types are checked for every click.
+    public func excludes(screen: any ScreenNode) -> Bool {
+        excludesScreen(typeHierarchy: screen.typeHierarchy)
+    }
+
+    private func excludesScreen(typeHierarchy: [String]) -> Bool {
+        guard !exclusions.screenTypes.isEmpty else { return false }
+        return screenExclusions.answer(for: typeHierarchy) { exclusions.screenTypes.containsAny(of: $0) }
     }
 
 }

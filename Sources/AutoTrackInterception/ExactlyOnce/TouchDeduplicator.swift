@@ -16,21 +16,28 @@ public final class TouchDeduplicator: Sendable {
         let element: ObjectIdentifier
     }
 
-    private let recent = Mutex<[Seen]>([])
-    private let capacity: Int
+    /// The last `capacity` pairs in a ring: the oldest is overwritten, nothing moves.
+    private struct Ring {
+        var slots: [Seen?]
+        var next = 0
+    }
+
+    private let recent: Mutex<Ring>
 
     /// Creates a deduplicator remembering the last `capacity` pairs.
-    public init(capacity: Int = 32) { self.capacity = max(1, capacity) }
+    public init(capacity: Int = 32) {
+        recent = Mutex(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
+    }
 
     /// Whether this (event, element) pair is new — and remembers it. A `nil` event is
     /// never a touch, so it is never "new".
     public func isFirstDispatch(event: AnyObject?, element: AnyObject) -> Bool {
         guard let event else { return false }
         let elementID = ObjectIdentifier(element)
-        return recent.withLock { recent in
-            if recent.contains(where: { $0.event === event && $0.element == elementID }) { return false }
-            recent.append(Seen(event: event, element: elementID))
-            if recent.count > capacity { recent.removeFirst(recent.count - capacity) }
+        return recent.withLock { ring in
+            if ring.slots.contains(where: { $0?.event === event && $0?.element == elementID }) { return false }
+            ring.slots[ring.next] = Seen(event: event, element: elementID)
+            ring.next = ring.next + 1 == ring.slots.count ? 0 : ring.next + 1
             return true
         }
     }

@@ -140,37 +140,72 @@ public enum ControlAttributes {
 
     /// `rect(x, y, w, h)` with at most three decimals per number.
     public static func rect(_ frame: Rect) -> String {
-        var text: [UInt8] = Array("rect(".utf8)
-        text.reserveCapacity(48)
-        for (position, value) in [frame.origin.x, frame.origin.y, frame.width, frame.height].enumerated() {
-            if position > 0 { text.append(contentsOf: [0x2C, 0x20]) } // ", "
-            appendNumber(value, to: &text)
+        // Four numbers, three separators and "rect()".
+        DigitWriter.text(capacity: 4 * DigitWriter.maximumNumberLength + 12) { writer in
+            writer.append("rect(")
+            writer.appendNumber(frame.origin.x)
+            writer.append(", ")
+            writer.appendNumber(frame.origin.y)
+            writer.append(", ")
+            writer.appendNumber(frame.width)
+            writer.append(", ")
+            writer.appendNumber(frame.height)
+            writer.append(")")
         }
-        text.append(0x29) // )
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// A number with at most three decimals and no trailing zeros: `16`, `0.5`,
     /// `33.333`.
     static func number(_ value: Double) -> String {
-        var text: [UInt8] = []
-        appendNumber(value, to: &text)
-        return String(decoding: text, as: UTF8.self)
+        DigitWriter.text(capacity: DigitWriter.maximumNumberLength) { $0.appendNumber(value) }
+    }
+}
+
+/// Writes ASCII into a buffer on the stack: the frame and number texts of
+/// ``ControlAttributes`` are made without intermediate arrays, and a text of up to
+/// 15 bytes allocates nothing at all.
+private struct DigitWriter {
+    /// The longest text ``appendNumber(_:)`` writes: a sign, 16 integer digits, a point
+    /// and 3 decimals.
+    static let maximumNumberLength = 22
+
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far.
+    private(set) var count = 0
+
+    private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    /// The text `write` makes, which must fit in `capacity` bytes.
+    static func text(capacity: Int, _ write: (inout DigitWriter) -> Void) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var writer = DigitWriter(buffer)
+            write(&writer)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<writer.count]), as: UTF8.self)
+        }
     }
 
-    /// Appends ``number(_:)``'s text as ASCII, without making strings on the way.
-    static func appendNumber(_ value: Double, to text: inout [UInt8]) {
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { for byte in $0 { append(byte) } }
+    }
+
+    mutating func append(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    /// Appends ``ControlAttributes/number(_:)``'s text.
+    mutating func appendNumber(_ value: Double) {
         guard value.isFinite else {
-            text.append(0x30)
+            append(0x30)
             return
         }
         let scaled = (value * 1000).rounded()
         let magnitude = UInt64(Swift.min(abs(scaled), 9.0e15))
-        if scaled < 0 && magnitude != 0 { text.append(0x2D) } // -
-        appendDigits(magnitude / 1000, to: &text)
+        if scaled < 0 && magnitude != 0 { append(0x2D) } // -
+        appendDigits(magnitude / 1000)
         var fraction = magnitude % 1000
         guard fraction != 0 else { return }
-        text.append(0x2E) // .
+        append(0x2E) // .
         var digits = 3
         while fraction % 10 == 0 {
             fraction /= 10
@@ -180,17 +215,17 @@ public enum ControlAttributes {
         var divisor: UInt64 = 1
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {
-            text.append(0x30 + UInt8(fraction / divisor % 10))
+            append(0x30 + UInt8(fraction / divisor % 10))
             divisor /= 10
         }
     }
 
     /// Appends the decimal digits of `value`.
-    private static func appendDigits(_ value: UInt64, to text: inout [UInt8]) {
+    private mutating func appendDigits(_ value: UInt64) {
         var divisor: UInt64 = 1
         while divisor <= value / 10 { divisor *= 10 }
         while divisor > 0 {
-            text.append(0x30 + UInt8(value / divisor % 10))
+            append(0x30 + UInt8(value / divisor % 10))
             divisor /= 10
         }
     }

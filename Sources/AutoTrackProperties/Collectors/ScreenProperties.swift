@@ -20,7 +20,7 @@ public enum ScreenProperties {
         let tracking = screen.screenTracking
         let name = tracking?.screenName.flatMap { $0.isEmpty ? nil : $0 } ?? screen.typeName
         properties["$screen_name"] = .string(name)
-        if let title = title(of: screen) { properties["$title"] = .string(title) }
+        if let title = title(of: screen, tracking: tracking) { properties["$title"] = .string(title) }
         if let url = tracking?.url { properties["$url"] = .string(url) }
         if let referrer { properties["$referrer"] = .string(referrer) }
         if let extra = tracking?.extraProperties { properties.merge(extra) }
@@ -29,9 +29,15 @@ public enum ScreenProperties {
     /// The title used for `$title`: custom tracking title, else navigation title, else
     /// title; empty strings count as absent.
     public static func title(of screen: any ScreenNode) -> String? {
-        for candidate in [screen.screenTracking?.customTitle, screen.navigationTitle, screen.title] {
-            if let candidate, !candidate.isEmpty { return candidate }
-        }
+        title(of: screen, tracking: screen.screenTracking)
+    }
+
+    /// ``title(of:)`` with the screen's tracking settings read already; each
+    /// candidate is asked for only when the one before is absent.
+    private static func title(of screen: any ScreenNode, tracking: ScreenTracking?) -> String? {
+        if let custom = tracking?.customTitle, !custom.isEmpty { return custom }
+        if let navigation = screen.navigationTitle, !navigation.isEmpty { return navigation }
+        if let title = screen.title, !title.isEmpty { return title }
         return nil
     }
 }

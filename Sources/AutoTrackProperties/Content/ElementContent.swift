@@ -27,25 +27,52 @@ public struct ElementContentExtractor: Sendable {
 
     /// The content of `element`, or `nil` when it shows none.
     public func content(of element: any ElementNode) -> String? {
-        var visited = Set<ObjectIdentifier>()
-        guard let text = content(of: element, depth: 0, visited: &visited), !text.isEmpty else { return nil }
+        // A control or label answers by itself: no set of visited elements is made
+        // (and allocated) for the usual click.
+        let text: String?
+        switch ownContent(of: element) {
+        case .decided(let own): text = own
+        case .fromChildren:
+            var visited: Set<ObjectIdentifier> = [ObjectIdentifier(element)]
+            text = childrenContent(of: element, depth: 0, visited: &visited)
+        }
+        guard let text, !text.isEmpty else { return nil }
         return text.count > maximumLength ? String(text.prefix(maximumLength)) : text
+    }
+
+    /// What an element's own state says about its content.
+    private enum OwnContent {
+        /// The element's content (`nil`: none), whatever its children show.
+        case decided(String?)
+        /// The element's content is its children's.
+        case fromChildren
+    }
+
+    private func ownContent(of element: any ElementNode) -> OwnContent {
+        if element.isHidden || element.alpha == 0 { return .decided(nil) }
+        if element.role.isTextEntry { return .decided(nil) }
+        switch element.role {
+        case .toggle:
+            if let isOn = element.isOn { return .decided(isOn ? "checked" : "unchecked") }
+        case .slider, .stepper:
+            if let value = element.controlValue { return .decided(ControlAttributes.number(value)) }
+        case .label, .button, .segmentedControl, .tabBarItem:
+            if let text = element.ownText { return .decided(text) }
+        default:
+            break
+        }
+        return .fromChildren
     }
 
     private func content(of element: any ElementNode, depth: Int, visited: inout Set<ObjectIdentifier>) -> String? {
         guard visited.insert(ObjectIdentifier(element)).inserted else { return nil }
-        if element.isHidden || element.alpha == 0 { return nil }
-        if element.role.isTextEntry { return nil }
-        switch element.role {
-        case .toggle:
-            if let isOn = element.isOn { return isOn ? "checked" : "unchecked" }
-        case .slider, .stepper:
-            if let value = element.controlValue { return ControlAttributes.number(value) }
-        case .label, .button, .segmentedControl, .tabBarItem:
-            if let text = element.ownText { return text }
-        default:
-            break
+        switch ownContent(of: element) {
+        case .decided(let own): return own
+        case .fromChildren: return childrenContent(of: element, depth: depth, visited: &visited)
         }
+    }
+
+    private func childrenContent(of element: any ElementNode, depth: Int, visited: inout Set<ObjectIdentifier>) -> String? {
         guard depth < maximumDepth else { return nil }
         var parts: [String] = []
         var length = 0

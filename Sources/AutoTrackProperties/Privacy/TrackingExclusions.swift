@@ -50,7 +50,15 @@ public struct TrackingExclusions: Hashable, Sendable {
 extension Set<String> {
     /// Whether any of `names` is in the set. An empty set — the usual list of
     /// exclusions or ignored types — is not consulted: every lookup hashes a name.
-    package func containsAny(of names: some Sequence<String>) -> Bool {
-        !isEmpty && names.contains(where: contains)
+    /// Not generic, and without a closure, so a call allocates nothing.
+    package func containsAny(of names: [String]) -> Bool {
+        guard !isEmpty else { return false }
+        for name in names where contains(name) { return true }
+        return false
+    }
+
+    /// Whether `name` is in the set, without hashing it when the set is empty.
+    package func hasMember(_ name: String) -> Bool {
+        !isEmpty && contains(name)
     }
 }
