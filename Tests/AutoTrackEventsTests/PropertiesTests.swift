@@ -68,6 +68,25 @@ struct PropertiesTests {
         #expect(!disjoint.sharesKey(with: large))
         #expect(!Properties().sharesKey(with: large))
         #expect(!large.sharesKey(with: Properties()))
+        // With the other side's key mask: the same answers.
+        for (left, right) in [(large, small), (small, large), (large, disjoint), (disjoint, large), (Properties(), large), (large, Properties())] {
+            #expect(left.sharesKey(with: right, keyMask: right.keyMask) == left.sharesKey(with: right))
+        }
+    }
+
+    @Test("a key mask never hides a shared key: 2 000 random key sets")
+    func keyMaskNeverHidesSharedKeys() {
+        var random = SplitMix64(seed: 17)
+        func keys(_ count: Int) -> Properties {
+            var properties = Properties()
+            for _ in 0..<count { properties["key\(random.next() % 200)"] = 1 }
+            return properties
+        }
+        for _ in 0..<2000 {
+            let left = keys(Int(random.next() % 12)), right = keys(Int(random.next() % 12))
+            let shared = left.keys.contains { right.contains(key: $0) }
+            #expect(left.sharesKey(with: right, keyMask: right.keyMask) == shared)
+        }
     }
 
     @Test("layers merge preset < super < autotrack < caller, keeping first positions")

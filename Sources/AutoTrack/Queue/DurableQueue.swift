@@ -288,6 +288,43 @@ public final class DurableQueue: Sendable {
             throw .recordTooLarge(bytes: oversized.count, limit: limits.maximumRecordBytes)
         }
         guard !payloads.isEmpty else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payloads.reduce(0) { $0 + $1.count + RecordFraming.headerBytes })
+        for payload in payloads { RecordFraming.append(payload, to: &bytes) }
+        let sizes = payloads.map(\.count)
+        let failure: QueueError? = bytes.withUnsafeBytes { framed in
+            do throws(QueueError) {
+                try appendFramed(framed, payloadSizes: sizes, sync: sync)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The bytes before each payload in ``append(framing:payloadSizes:sync:)``.
+    package static let recordHeaderBytes = RecordFraming.headerBytes
+
+    /// ``append(_:sync:)`` for records already laid out in `bytes`: each payload after
+    /// `RecordFraming.headerBytes` bytes left for its frame header, which this fills in
+    /// (its length and checksum) before writing them all at once.
+    package func append(framing bytes: UnsafeMutableRawBufferPointer, payloadSizes: [Int], sync: Bool = false) throws(QueueError) {
+        if let oversized = payloadSizes.first(where: { $0 > limits.maximumRecordBytes }) {
+            throw .recordTooLarge(bytes: oversized, limit: limits.maximumRecordBytes)
+        }
+        precondition(payloadSizes.reduce(0) { $0 + $1 + RecordFraming.headerBytes } == bytes.count, "records do not fill the buffer")
+        guard !payloadSizes.isEmpty else { return }
+        var offset = 0
+        for size in payloadSizes {
+            RecordFraming.writeHeader(in: bytes, at: offset, payloadLength: size)
+            offset += RecordFraming.headerBytes + size
+        }
+        try appendFramed(UnsafeRawBufferPointer(bytes), payloadSizes: payloadSizes, sync: sync)
+    }
+
+    /// Writes framed records at the end of the write segment and indexes them.
+    private func appendFramed(_ bytes: UnsafeRawBufferPointer, payloadSizes: [Int], sync: Bool) throws(QueueError) {
         try state.withLock { (state: inout State) throws(QueueError) in
             guard state.writeDescriptor >= 0 else { throw .closed }
             do throws(QueueError) {
@@ -298,13 +335,12 @@ public final class DurableQueue: Sendable {
                 throw error
             }
             let start = state.writeOffset
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(payloads.reduce(0) { $0 + $1.count + RecordFraming.headerBytes })
             var added: [Entry] = []
-            added.reserveCapacity(payloads.count)
-            for payload in payloads {
-                added.append(Entry(segment: state.writeSegment, offset: start + bytes.count, size: payload.count))
-                RecordFraming.append(payload, to: &bytes)
+            added.reserveCapacity(payloadSizes.count)
+            var offset = start
+            for size in payloadSizes {
+                added.append(Entry(segment: state.writeSegment, offset: offset, size: size))
+                offset += RecordFraming.headerBytes + size
             }
             if let failure = writeAll(bytes, state: state, sync: sync) {
                 // Nothing of this call is kept: cut the partial bytes off now, or before
@@ -316,19 +352,19 @@ public final class DurableQueue: Sendable {
             }
             state.writeOffset = start + bytes.count
             state.entries += added
-            state.pendingBytes += added.reduce(0) { $0 + $1.size }
+            state.pendingBytes += payloadSizes.reduce(0, +)
             try enforceLimits(&state)
         }
     }
 
     /// Writes `bytes` at the end of the write segment (retrying short writes), then
     /// syncs when asked; the error, or `nil`.
-    private func writeAll(_ bytes: [UInt8], state: State, sync: Bool) -> QueueError? {
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, state: State, sync: Bool) -> QueueError? {
         // Named only in an error: making the path costs more than a small write.
         var path: String { segmentPath(state.writeSegment) }
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { files.write(state.writeDescriptor, UnsafeRawBufferPointer(rebasing: $0[done...])) }
+            let written = files.write(state.writeDescriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]))
             if written < 0 {
                 if -written == Int(EINTR) { continue }
                 return .io(operation: .append, path: path, errno: Int32(-written))

@@ -26,7 +26,21 @@ enum RecordFraming {
         return UInt32(truncatingIfNeeded: crc)
     }
 
-    /// Appends the frame of `payload` to `buffer`.
+    /// Fills in the header of the record whose payload of `payloadLength` bytes follows
+    /// the `headerBytes` at `offset` in `bytes`.
+    static func writeHeader(in bytes: UnsafeMutableRawBufferPointer, at offset: Int, payloadLength: Int) {
+        let length = UInt32(payloadLength)
+        let fields = UnsafeMutableRawBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 8)])
+        fields[0] = recordType
+        fields[1] = 0
+        for index in 0..<4 { fields[2 + index] = UInt8(truncatingIfNeeded: length >> UInt32(8 * index)) }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + headerBytes)..<(offset + headerBytes + payloadLength)])
+        let crc = checksum(UnsafeRawBufferPointer(fields), payload)
+        bytes[offset] = marker.0
+        bytes[offset + 1] = marker.1
+        for index in 0..<4 { bytes[offset + 8 + index] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * index)) }
+    }
+
     static func append(_ payload: [UInt8], to buffer: inout [UInt8]) {
         let length = UInt32(payload.count)
         // Type, reserved, length (little-endian): the six header bytes the CRC covers,

@@ -375,35 +375,29 @@ public final class Tracker: Sendable {
         }
         guard !submissions.isEmpty else { return }
         if delayed { scheduleDelayedDrain() }
-        var payloads: [[UInt8]] = []
-        payloads.reserveCapacity(submissions.count)
         var repairs = SanitizationReport()
         var oversized = 0
         // Events are built without the presets, which the encoder writes as encoded
-        // once (and the members after the properties, once per identity in a batch);
-        // the observer sees them whole.
+        // once (and the members after the properties, once per identity in a batch),
+        // straight into the buffer that is written to the queue; the observer sees them
+        // whole.
         var tails: EncodedEventTails? = EncodedEventTails()
-        func store(_ event: Event?) {
-            guard let event else { return }
-            if let observer = configuration.eventObserver {
-                var whole = event
-                whole.properties = encodedPresets.properties.merging(event.properties)
-                observer(whole)
-            }
-            let payload = encoder.encode(event, after: encodedPresets, tails: &tails)
-            if payload.count > queue.limits.maximumRecordBytes { oversized += 1 } else { payloads.append(payload) }
-        }
+        var records = EventRecordWriter(
+            headerBytes: DurableQueue.recordHeaderBytes, reservingCapacity: submissions.count * (encodedPresets.byteCount + 384))
         for submission in submissions {
-            store(pageLeave(closedBy: submission, repairs: &repairs))
-            store(build(submission, repairs: &repairs))
+            store(pageLeave(closedBy: submission, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
+            store(build(submission, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
         }
         var storeFailures = oversized
+        let sizes = records.payloadSizes
         do {
-            try queue.append(payloads, sync: configuration.syncEachBatch)
+            try records.withBytes { (bytes) throws(QueueError) in
+                try queue.append(framing: bytes, payloadSizes: sizes, sync: configuration.syncEachBatch)
+            }
         } catch {
-            storeFailures += payloads.count
+            storeFailures += sizes.count
         }
-        let stored = payloads.count + oversized - storeFailures
+        let stored = sizes.count + oversized - storeFailures
         state.withLock {
             Self.releaseOnSubmittingThread(submissions, in: &$0)
             $0.diagnostics.queued += stored
@@ -412,6 +406,21 @@ public final class Tracker: Sendable {
             $0.diagnostics.sanitized.add(repairs)
         }
         if queue.statistics.pendingRecords >= configuration.flushPolicy.batchSize { automaticFlush() }
+    }
+
+    /// Shows `event` to the observer and encodes it into `records`; one too large for
+    /// the queue is taken out again and counted in `oversized`. Worker thread only.
+    private func store(_ event: Event?, into records: inout EventRecordWriter, tails: inout EncodedEventTails?, oversized: inout Int) {
+        guard let event else { return }
+        if let observer = configuration.eventObserver {
+            var whole = event
+            whole.properties = encodedPresets.properties.merging(event.properties)
+            observer(whole)
+        }
+        if records.append(event, encoder: encoder, after: encodedPresets, tails: &tails) > queue.limits.maximumRecordBytes {
+            records.removeLast()
+            oversized += 1
+        }
     }
 
     /// At most this many stored submissions wait for a submitting thread to release

@@ -99,6 +99,17 @@ public struct Properties: Sendable {
         return small.entries.contains { large.index(forKey: $0.key, fingerprint: $0.fingerprint) != nil }
     }
 
+    /// One bit per key — bit `fingerprint % 64` — for ``sharesKey(with:keyMask:)``.
+    package var keyMask: UInt64 {
+        entries.reduce(0) { $0 | 1 << UInt64($1.fingerprint & 63) }
+    }
+
+    /// ``sharesKey(with:)`` when `other`'s ``keyMask`` is known: only keys whose bit is
+    /// set in it are looked up there (with a few keys in `other`, most are not).
+    package func sharesKey(with other: Properties, keyMask: UInt64) -> Bool {
+        entries.contains { keyMask & 1 << UInt64($0.fingerprint & 63) != 0 && other.index(forKey: $0.key, fingerprint: $0.fingerprint) != nil }
+    }
+
     /// The value for `key`; assigning `nil` removes the key.
     public subscript(key: String) -> PropertyValue? {
         get { index(forKey: key).map { entries[$0].value } }

@@ -71,15 +71,21 @@ public struct EventJSONEncoder: Sendable {
     /// ``encode(_:after:)``, with the members after the properties — type, identity
     /// and library — taken from `tails` when an earlier event had the same ones.
     package func encode(_ event: Event, after prefix: EncodedPropertyPrefix, tails: inout EncodedEventTails?) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 512 + prefix.json.count + event.properties.count * 48)
+        write(event, after: prefix, tails: &tails, into: &writer)
+        return writer.finish()
+    }
+
+    /// Writes what ``encode(_:after:tails:)`` returns into `writer`.
+    func write(_ event: Event, after prefix: EncodedPropertyPrefix, tails: inout EncodedEventTails?, into writer: inout JSONWriter) {
         guard layout == .compact, prefix.dateOffsetSeconds == dateOffsetSeconds,
-              !event.properties.sharesKey(with: prefix.properties) else {
+              !event.properties.sharesKey(with: prefix.properties, keyMask: prefix.keyMask) else {
             var merged = event
             merged.properties = prefix.properties.merging(event.properties)
-            return encode(merged)
+            write(merged, into: &writer, indent: 0)
+            return
         }
-        var writer = JSONWriter(reservingCapacity: 512 + prefix.json.count + event.properties.count * 48)
         write(event, prefix: prefix, tails: &tails, into: &writer, indent: 0)
-        return writer.finish()
     }
 
     /// The JSON text of a property collection alone, as an object.
@@ -122,8 +128,7 @@ public struct EventJSONEncoder: Sendable {
             write(event.properties, into: &writer, indent: inner)
         }
         if tails != nil {
-            let tail = tails!.bytes(for: event, encoder: self)
-            tail.withUnsafeBufferPointer { writer.write($0) }
+            tails!.write(for: event, encoder: self, into: &writer)
         } else {
             writeTail(of: event, into: &writer, indent: indent)
         }
@@ -249,10 +254,16 @@ package struct EncodedPropertyPrefix: Sendable {
     let json: [UInt8]
     /// The time zone their dates were written in.
     let dateOffsetSeconds: Int
+    /// The length of their JSON members.
+    package var byteCount: Int { json.count }
+    /// The properties' `Properties.keyMask`: whether an event's key may be one of
+    /// them is one bit test.
+    let keyMask: UInt64
 
     /// Encodes `properties` with `encoder`'s date offset.
     package init(_ properties: Properties, encoder: EventJSONEncoder) {
         self.properties = properties
+        keyMask = properties.keyMask
         dateOffsetSeconds = encoder.dateOffsetSeconds
         var compact = encoder
         compact.layout = .compact
@@ -264,21 +275,41 @@ package struct EncodedPropertyPrefix: Sendable {
 /// The members events of the same type, identity and library share after their
 /// properties, encoded once per combination (the last few kept).
 package struct EncodedEventTails: Sendable {
-    private var entries: [(type: RecordType, identity: Identity, library: LibraryInfo, json: [UInt8])] = []
+    /// One tail and what it was written for.
+    private struct Tail: Sendable {
+        let type: RecordType
+        let identity: Identity
+        let library: LibraryInfo
+        let json: [UInt8]
+    }
+
+    private var entries: [Tail] = []
 
     /// No tails yet.
     package init() {}
 
-    /// The tail of `event`: kept from an earlier event, or written with `encoder`.
-    fileprivate mutating func bytes(for event: Event, encoder: EventJSONEncoder) -> [UInt8] {
-        for entry in entries where entry.type == event.type && entry.identity == event.identity && entry.library == event.library {
-            return entry.json
+    /// Writes the tail of `event`: kept from an earlier event, or written with
+    /// `encoder` and kept. The kept tails are compared in place, not copied out (a
+    /// copy retained every string of the identity and library, for every event).
+    fileprivate mutating func write(for event: Event, encoder: EventJSONEncoder, into writer: inout JSONWriter) {
+        // Read through the buffer: subscripting the array copied each tail.
+        let kept = entries.withUnsafeBufferPointer { tails in
+            guard var tail = tails.baseAddress else { return false }
+            for _ in 0..<tails.count {
+                if tail.pointee.type == event.type && tail.pointee.identity == event.identity && tail.pointee.library == event.library {
+                    tail.pointee.json.withUnsafeBufferPointer { writer.write($0) }
+                    return true
+                }
+                tail += 1
+            }
+            return false
         }
-        var writer = JSONWriter(reservingCapacity: 256)
-        encoder.writeTail(of: event, into: &writer, indent: 0)
-        let json = writer.finish()
+        if kept { return }
+        var tail = JSONWriter(reservingCapacity: 256)
+        encoder.writeTail(of: event, into: &tail, indent: 0)
+        let json = tail.finish()
         if entries.count == 4 { entries.removeFirst() }
-        entries.append((event.type, event.identity, event.library, json))
-        return json
+        entries.append(Tail(type: event.type, identity: event.identity, library: event.library, json: json))
+        json.withUnsafeBufferPointer { writer.write($0) }
     }
 }

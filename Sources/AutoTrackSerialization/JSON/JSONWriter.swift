@@ -30,6 +30,26 @@ struct JSONWriter: ~Copyable {
         Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
+    /// Appends `count` zero bytes: room a caller fills in later.
+    mutating func writeZeros(_ count: Int) {
+        reserve(count)
+        (storage + self.count).initialize(repeating: 0, count: count)
+        self.count &+= count
+    }
+
+    /// Forgets every byte from `count` on.
+    mutating func truncate(to count: Int) {
+        precondition(count >= 0 && count <= self.count)
+        self.count = count
+    }
+
+    /// The bytes written so far, to read or change in place.
+    mutating func withWrittenBytes<Result, Failure: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeMutableRawBufferPointer(start: storage, count: count))
+    }
+
     /// Makes room for `extra` more bytes.
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
