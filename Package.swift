@@ -36,6 +36,12 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // CRC-32 of queue records by carry-less multiplication where the processor has
+        // it (x86-64); zlib's crc32 elsewhere and for the tail.
+        .target(
+            name: "CAutoTrackChecksum",
+            path: "Sources/CAutoTrackChecksum"
+        ),
         .target(
             name: "AutoTrackEvents",
             swiftSettings: strictSettings
@@ -81,7 +87,7 @@ let package = Package(
         // The SDK core: knows no runtime, no host and no hook.
         .target(
             name: "AutoTrack",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib"],
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum"],
             swiftSettings: strictSettings
         ),
         // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.

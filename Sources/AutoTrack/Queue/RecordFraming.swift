@@ -21,9 +21,8 @@ enum RecordFraming {
     }()
 
     static func checksum(_ header: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> UInt32 {
-        var crc = crc32(seed, header.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(header.count))
-        crc = crc32(crc, payload.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(payload.count))
-        return UInt32(truncatingIfNeeded: crc)
+        let crc = crc32(seed, header.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(header.count))
+        return RecordChecksum.continuing(UInt32(truncatingIfNeeded: crc), over: payload)
     }
 
     /// Fills in the header of the record whose payload of `payloadLength` bytes follows

@@ -109,6 +109,26 @@ struct PipelineBenchmark {
         unsynced.shutdown()
         synced.shutdown()
 
+        // The CRC of each stored record, on the worker.
+        let checksummed = 20_000
+        let checksums = harness.measure([
+            .init(name: "zlib crc32", operationsPerRun: checksummed, bytesPerRun: checksummed * samplePayload.count) {
+                samplePayload.withUnsafeBytes { payload in
+                    var crc: UInt32 = 0
+                    for _ in 0..<checksummed { crc = RecordChecksum.continuingWithZlib(crc, over: payload) }
+                    return Int(crc)
+                }
+            },
+            .init(name: RecordChecksum.isAccelerated ? "folded (PCLMULQDQ) + zlib tail" : "record checksum (zlib: no PCLMULQDQ)",
+                  operationsPerRun: checksummed, bytesPerRun: checksummed * samplePayload.count) {
+                samplePayload.withUnsafeBytes { payload in
+                    var crc: UInt32 = 0
+                    for _ in 0..<checksummed { crc = RecordChecksum.continuing(crc, over: payload) }
+                    return Int(crc)
+                }
+            },
+        ])
+
         // flush: the queue is refilled directly (untimed), so tracking cannot flush first.
         let refill = [[UInt8]](repeating: samplePayload, count: count)
         func flushing(_ name: String, _ tracker: Tracker) -> BenchmarkHarness.Variant {
@@ -182,6 +202,7 @@ struct PipelineBenchmark {
 
         return BenchmarkReport(group: "pipeline", context: context, sections: [
             .init(title: "track → durable queue", unit: "event", results: intoQueue, baseline: "track → queue, no fsync", showThroughput: true),
+            .init(title: "record checksum (one stored event)", unit: "record", results: checksums, baseline: "zlib crc32", showThroughput: true),
             .init(title: "flush (queue → transport → removed)", unit: "event", results: flushed,
                   baseline: "NDJSON file, 50, decoded (as before)", showThroughput: true),
             .init(title: "An autotracked click", unit: "tap", results: clicks, baseline: "tap Buy, no autotrack", showThroughput: false),
