@@ -72,9 +72,20 @@ public final class Tracker: Sendable {
     }
 
     struct State {
-        var identity: Identity
-        var superProperties = Properties()
+        /// Identity and static super properties as one object, made again when either
+        /// changes: every event takes it with one reference count.
+        var context: CallContext
         var dynamicSuperProperties: (@Sendable () -> Properties)?
+
+        var identity: Identity {
+            get { context.identity }
+            set { context = CallContext(identity: newValue, superProperties: context.superProperties) }
+        }
+
+        var superProperties: Properties {
+            get { context.superProperties }
+            set { context = CallContext(identity: context.identity, superProperties: newValue) }
+        }
         var diagnostics = TrackerDiagnostics()
         var contexts: [InteractionContext] = []
         var lastScreenReference: String?
@@ -135,7 +146,7 @@ public final class Tracker: Sendable {
             configuration.rules.sanitized(configuration.device.presetProperties, report: &presetRepairs), encoder: encoder)
         decoder = EventJSONDecoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
-        var initial = State(identity: .anonymous(anonymous), settings: configuration.autoTrackSettings)
+        var initial = State(context: CallContext(identity: .anonymous(anonymous), superProperties: [:]), settings: configuration.autoTrackSettings)
         initial.diagnostics.sanitized.add(presetRepairs)
         state = Mutex(initial)
         startTimer()
@@ -249,35 +260,41 @@ public final class Tracker: Sendable {
 
     /// Who an event is about and its super properties, taken on the caller's thread at
     /// the moment of the call — a `logout()` right after `track` does not change it.
-    struct CallContext: Sendable {
+    /// Immutable and shared: events tracked between two changes hold the same one.
+    final class CallContext: Sendable {
         let identity: Identity
         let superProperties: Properties
         /// Whether every super property was validated already (the static ones are,
         /// when registered); dynamic ones are sanitised with the event.
-        var superPropertiesAreChecked = true
+        let superPropertiesAreChecked: Bool
+
+        init(identity: Identity, superProperties: Properties, superPropertiesAreChecked: Bool = true) {
+            self.identity = identity
+            self.superProperties = superProperties
+            self.superPropertiesAreChecked = superPropertiesAreChecked
+        }
     }
 
     private func callContext() -> CallContext {
         Self.callContext(state.withLock { CallContextParts($0) })
     }
 
-    /// What a call context is made of, copied under the state lock; the dynamic super
+    /// What a call context is made of, taken under the state lock; the dynamic super
     /// properties are asked for outside it.
     private struct CallContextParts {
-        let identity: Identity
-        let superProperties: Properties
+        let context: CallContext
         let dynamic: (@Sendable () -> Properties)?
 
         init(_ state: borrowing State) {
-            identity = state.identity
-            superProperties = state.superProperties
+            context = state.context
             dynamic = state.dynamicSuperProperties
         }
     }
 
     private static func callContext(_ parts: CallContextParts) -> CallContext {
-        guard let dynamic = parts.dynamic else { return CallContext(identity: parts.identity, superProperties: parts.superProperties) }
-        return CallContext(identity: parts.identity, superProperties: parts.superProperties.merging(dynamic()), superPropertiesAreChecked: false)
+        guard let dynamic = parts.dynamic else { return parts.context }
+        return CallContext(
+            identity: parts.context.identity, superProperties: parts.context.superProperties.merging(dynamic()), superPropertiesAreChecked: false)
     }
 
     /// One event handed from a caller's thread to the worker.
