@@ -101,6 +101,34 @@ struct EncodedEventTests {
             mergedSame.properties = prefix8.properties.merging(sameIdentity.properties)
             #expect(encoder.encode(sameIdentity, after: prefix8, tails: &tails) == encoder.encode(mergedSame))
         }
+        // Under identity sources — one object per identity and library but its method,
+        // as a tracker's call contexts are — tails are found by source, type and method:
+        // the same bytes again.
+        final class Source: Sendable {}
+        var sources: [String: Source] = [:]
+        var keyed: EncodedEventTails? = EncodedEventTails()
+        for event in Self.events + Self.events.reversed() + Self.events {
+            let library = event.library
+            let source = sources["\(event.identity)|\(library.name)|\(library.version)|\(String(describing: library.appVersion))", default: Source()]
+            sources["\(event.identity)|\(library.name)|\(library.version)|\(String(describing: library.appVersion))"] = source
+            keyed?.identitySource = source
+            var merged = event
+            merged.properties = prefix8.properties.merging(event.properties)
+            #expect(encoder.encode(event, after: prefix8, tails: &keyed) == encoder.encode(merged))
+        }
+        // Several events per source, with both methods in turn: kept tails are hit.
+        for event in Self.events.prefix(20) {
+            let source = Source()
+            keyed?.identitySource = source
+            for (step, method) in [LibraryMethod.code, .autoTrack, .code, .autoTrack].enumerated() {
+                var variant = event
+                variant.library.method = method
+                variant.properties["step"] = .integer(Int64(step))
+                var merged = variant
+                merged.properties = prefix8.properties.merging(variant.properties)
+                #expect(encoder.encode(variant, after: prefix8, tails: &keyed) == encoder.encode(merged))
+            }
+        }
         // A prefix encoded in another time zone, or a pretty encoder, takes the ordinary way.
         let event = Self.events[0]
         let prefix = EncodedPropertyPrefix(["when": .date(Timestamp(millisecondsSince1970: 0))], encoder: EventJSONEncoder())

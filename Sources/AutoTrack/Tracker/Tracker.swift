@@ -402,6 +402,8 @@ public final class Tracker: Sendable {
         var records = EventRecordWriter(
             headerBytes: DurableQueue.recordHeaderBytes, reservingCapacity: submissions.count * (encodedPresets.byteCount + 384))
         for submission in submissions {
+            // One call context, one identity; the library differs only in its method.
+            tails?.identitySource = submission.context
             store(pageLeave(closedBy: submission, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
             store(build(submission, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
         }

@@ -280,10 +280,20 @@ package struct EncodedEventTails: Sendable {
         let type: RecordType
         let identity: Identity
         let library: LibraryInfo
+        /// The ``identitySource`` it was written under, held: while the tail is kept no
+        /// other object can take its address.
+        let source: (any AnyObject & Sendable)?
         let json: [UInt8]
     }
 
     private var entries: [Tail] = []
+
+    /// What the identity and library of the next events come from, when their writer
+    /// knows: events encoded under the same non-`nil` source have equal identities,
+    /// and libraries that differ at most in their method. A tail is then found by
+    /// source, type and method — integers — instead of comparing identities and
+    /// libraries, whose comparison copied their strings.
+    package var identitySource: (any AnyObject & Sendable)?
 
     /// No tails yet.
     package init() {}
@@ -296,7 +306,12 @@ package struct EncodedEventTails: Sendable {
         let kept = entries.withUnsafeBufferPointer { tails in
             guard var tail = tails.baseAddress else { return false }
             for _ in 0..<tails.count {
-                if tail.pointee.type == event.type && tail.pointee.identity == event.identity && tail.pointee.library == event.library {
+                let fits = if let identitySource, tail.pointee.source === identitySource {
+                    tail.pointee.type == event.type && tail.pointee.library.method == event.library.method
+                } else {
+                    tail.pointee.type == event.type && tail.pointee.identity == event.identity && tail.pointee.library == event.library
+                }
+                if fits {
                     tail.pointee.json.withUnsafeBufferPointer { writer.write($0) }
                     return true
                 }
@@ -309,7 +324,7 @@ package struct EncodedEventTails: Sendable {
         encoder.writeTail(of: event, into: &tail, indent: 0)
         let json = tail.finish()
         if entries.count == 4 { entries.removeFirst() }
-        entries.append(Tail(type: event.type, identity: event.identity, library: event.library, json: json))
+        entries.append(Tail(type: event.type, identity: event.identity, library: event.library, source: identitySource, json: json))
         json.withUnsafeBufferPointer { writer.write($0) }
     }
 }
