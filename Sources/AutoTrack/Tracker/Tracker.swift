@@ -321,7 +321,7 @@ public final class Tracker: Sendable {
             /// `$AppStart` / `$AppEnd`.
             case lifecycle(EventName, Properties)
             /// A click or screen view from a hook.
-            case interaction(Interaction)
+            case interaction(CapturedInteraction)
             /// A watched element was seen.
             case exposure(ElementExposure)
             /// The screen shown was left with no event of its own — the app went to the
@@ -491,14 +491,11 @@ public final class Tracker: Sendable {
             autotrack.merge(exposure.element.properties)
         case .interaction(let interaction):
             method = .autoTrack
-            autotrack = interaction.screen?.properties ?? [:]
-            if interaction.point == .screenView {
+            autotrack = interaction.screenProperties ?? [:]
+            if interaction.isScreenView {
                 name = .appViewScreen
-                let current = interaction.screen.map { screen in
-                    if case .string(let url)? = screen.properties["$url"] { return url }
-                    return screen.typeName
-                }
-                let isReturn = interaction.details.screenViewReason == "foreground"
+                let current = interaction.screenReference
+                let isReturn = interaction.isReturnFromBackground
                 let referrer = state.withLock { state -> String? in
                     // Shown again on return from the background: the same screen, the
                     // same referrer as when it appeared.
@@ -514,7 +511,7 @@ public final class Tracker: Sendable {
                 state.withLock { $0.openPage = page }
             } else {
                 name = .appClick
-                if let element = interaction.element { autotrack.merge(element.properties) }
+                if let element = interaction.elementProperties { autotrack.merge(element) }
             }
         }
         return event(name, method: method, autotrack: autotrack, caller: caller, for: submission, repairs: &repairs)
@@ -526,7 +523,7 @@ public final class Tracker: Sendable {
     /// are off. Worker thread only, before `submission`'s own event.
     private func pageLeave(closedBy submission: Submission, repairs: inout SanitizationReport) -> Event? {
         switch submission.content {
-        case .interaction(let interaction) where interaction.point == .screenView: break
+        case .interaction(let interaction) where interaction.isScreenView: break
         case .lifecycle(let name, _) where name == .appEnd: break
         case .leftScreen: break
         default: return nil
@@ -859,7 +856,39 @@ public final class Tracker: Sendable {
             if interaction.point == .screenView { leaveScreen() }
             return
         }
-        submit(Submission(time: configuration.clock.now(), context: Self.callContext(parts), content: .interaction(interaction)))
+        submit(Submission(time: configuration.clock.now(), context: Self.callContext(parts), content: .interaction(CapturedInteraction(interaction))))
+    }
+
+    /// What the worker needs of an interaction: its screen's and element's properties,
+    /// and for a screen view what the referrer chain reads. The interaction itself —
+    /// its storage, snapshots and details — is released by the hook on the calling
+    /// thread right away, while its memory is still in that thread's caches, instead
+    /// of with the stored submission later.
+    struct CapturedInteraction: Sendable {
+        let isScreenView: Bool
+        let screenProperties: Properties?
+        let elementProperties: Properties?
+        /// For a screen view: its `$url`, or its screen's type name.
+        let screenReference: String?
+        /// For a screen view: shown again on return from the background.
+        let isReturnFromBackground: Bool
+
+        init(_ interaction: Interaction) {
+            isScreenView = interaction.point == .screenView
+            let screen = interaction.screen
+            screenProperties = screen?.properties
+            elementProperties = interaction.element?.properties
+            if isScreenView {
+                screenReference = screen.map { screen in
+                    if case .string(let url)? = screen.properties["$url"] { return url }
+                    return screen.typeName
+                }
+                isReturnFromBackground = interaction.details.screenViewReason == "foreground"
+            } else {
+                screenReference = nil
+                isReturnFromBackground = false
+            }
+        }
     }
 }
 

@@ -86,10 +86,17 @@ public final class ElementIdentityCache {
     /// The identity cached for `style` and `limits` at the version now, if any.
     public func identity(style: ViewPathStyle, limits: PathLimits) -> ElementIdentity? {
         let now = version.current
-        for entry in entries where entry.style == style && entry.maximumDepth == limits.maximumDepth {
-            return entry.version == now ? entry.identity : nil
+        // Compared in place: iterating the array copied every entry, identity included.
+        return entries.withUnsafeBufferPointer { stored in
+            guard var entry = stored.baseAddress else { return nil }
+            for _ in 0..<stored.count {
+                if entry.pointee.style == style && entry.pointee.maximumDepth == limits.maximumDepth {
+                    return entry.pointee.version == now ? entry.pointee.identity : nil
+                }
+                entry += 1
+            }
+            return nil
         }
-        return nil
     }
 
     /// Stores `identity`, worked out at version `madeAt` (read before the walk began,
