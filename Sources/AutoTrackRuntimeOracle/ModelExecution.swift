@@ -42,22 +42,27 @@ enum ModelExecution {
         let runtime = Runtime()
         let trace = Trace()
         let objects = Objects()
-        var classes: [RuntimeClass] = []
-        for (index, superclass) in program.superclasses.enumerated() {
+        var made: [RuntimeClass?] = Array(repeating: nil, count: program.superclasses.count)
+        /// Class `index`, made (with its superclasses) when first named.
+        func classAt(_ index: Int) -> RuntimeClass {
+            if let existing = made[index] { return existing }
+            let superclass = program.superclasses[index]
             // A fresh runtime per program: names cannot collide and classes register.
-            let parent = superclass.map { classes[$0] } ?? runtime.rootClass
-            let cls = try! runtime.allocateClassPair(superclass: parent, name: "C\(index)")
+            let parent = superclass.map { classAt($0) } ?? runtime.rootClass
+            let created = try! runtime.allocateClassPair(superclass: parent, name: "C\(index)")
             if superclass == nil {
-                runtime.addMethod(to: cls, Selector(RuntimeProgram.setter), Implementation("setter") { _ in
+                runtime.addMethod(to: created, Selector(RuntimeProgram.setter), Implementation("setter") { _ in
                     _ = trace.record(400)
                     return .void
                 }, types: "v@:@")
             }
-            try! runtime.registerClassPair(cls)
-            classes.append(cls)
+            try! runtime.registerClassPair(created)
+            made[index] = created
+            return created
         }
-        let made = program.objectClasses.map { try! runtime.allocate(classes[$0]) }
-        objects.all.withLock { $0 = made }
+        for index in 0..<program.earlyClassCount { _ = classAt(index) }
+        let objectsMade = program.objectClasses.map { try! runtime.allocate(classAt($0)) }
+        objects.all.withLock { $0 = objectsMade }
 
         var implementations: [RuntimeProgram.Implementation: Implementation] = [:]
         var entries: [ObjectIdentifier: Int] = [:]
@@ -72,7 +77,7 @@ enum ModelExecution {
                     return .int(tag)
                 }
             case .callingSuper(let tag):
-                let compiledClass = classes[program.compiledClass(ofSuperCalling: tag)]
+                let compiledClass = classAt(program.compiledClass(ofSuperCalling: tag))
                 let compiledIn = RuntimeProgram.isClassMethod(superCalling: tag) ? compiledClass.metaclass : compiledClass
                 created = Implementation("\(choice)") { message throws(RuntimeError) in
                     guard trace.record(entry) else { return .int(-1) }
@@ -104,17 +109,21 @@ enum ModelExecution {
         var tokens: [Int: ObservationToken] = [:]
         var observations: [Observation] = []
         for operation in program.operations {
+            var registersNewClass = false
+            if case .registerClass(let index) = operation { registersNewClass = made[index] == nil }
+            // A late class the operation names is made first, as on the real runtime.
+            for index in operation.namedClasses { _ = classAt(index) }
             switch operation {
             case .addMethod(let cls, let index, let choice):
-                if case .forwarding = choice { runtime.addMethod(to: classes[cls], signatureSelector, signature, types: "@@::") }
-                observations.append(.added(runtime.addMethod(to: classes[cls], selector(index), implementation(choice), types: types(choice))))
+                if case .forwarding = choice { runtime.addMethod(to: classAt(cls), signatureSelector, signature, types: "@@::") }
+                observations.append(.added(runtime.addMethod(to: classAt(cls), selector(index), implementation(choice), types: types(choice))))
             case .replaceMethod(let cls, let index, let choice):
-                if case .forwarding = choice { runtime.replaceMethod(in: classes[cls], signatureSelector, signature, types: "@@::") }
-                let previous = runtime.replaceMethod(in: classes[cls], selector(index), implementation(choice), types: types(choice))
+                if case .forwarding = choice { runtime.replaceMethod(in: classAt(cls), signatureSelector, signature, types: "@@::") }
+                let previous = runtime.replaceMethod(in: classAt(cls), selector(index), implementation(choice), types: types(choice))
                 observations.append(.replaced(previous.map(entry(of:))))
             case .exchange(let firstClass, let firstSelector, let secondClass, let secondSelector):
-                guard let first = runtime.method(selector(firstSelector), in: classes[firstClass]),
-                      let second = runtime.method(selector(secondSelector), in: classes[secondClass])
+                guard let first = runtime.method(selector(firstSelector), in: classAt(firstClass)),
+                      let second = runtime.method(selector(secondSelector), in: classAt(secondClass))
                 else {
                     observations.append(.exchanged(false))
                     continue
@@ -122,27 +131,27 @@ enum ModelExecution {
                 runtime.exchangeImplementations(first, second)
                 observations.append(.exchanged(true))
             case .setImplementation(let cls, let index, let choice):
-                guard let method = runtime.method(selector(index), in: classes[cls]) else {
+                guard let method = runtime.method(selector(index), in: classAt(cls)) else {
                     observations.append(.setImplementation(nil))
                     continue
                 }
                 observations.append(.setImplementation(entry(of: runtime.setImplementation(of: method, to: implementation(choice)))))
             case .setClass(let object, let cls):
-                _ = runtime.setClass(of: made[object], to: classes[cls])
+                _ = runtime.setClass(of: objectsMade[object], to: classAt(cls))
                 observations.append(.setClass)
             case .send(let object, let index):
                 trace.reset()
                 var raised = false
                 do {
-                    try runtime.send(made[object], selector(index))
+                    try runtime.send(objectsMade[object], selector(index))
                 } catch {
                     raised = true
                 }
                 observations.append(.sent(trace: trace.current, raised: raised))
             case .addClassMethod(let cls, let index, let choice):
-                observations.append(.added(runtime.addMethod(to: classes[cls].metaclass, selector(index), implementation(choice), types: types(choice))))
+                observations.append(.added(runtime.addMethod(to: classAt(cls).metaclass, selector(index), implementation(choice), types: types(choice))))
             case .observe(let object):
-                let token = try? runtime.addObservation(of: "oracleValue", on: made[object]) { _, _ in notifications.add() }
+                let token = try? runtime.addObservation(of: "oracleValue", on: objectsMade[object]) { _, _ in notifications.add() }
                 tokens[object] = token
                 observations.append(.observation(token != nil))
             case .unobserve(let object):
@@ -154,26 +163,28 @@ enum ModelExecution {
             case .setValue(let object):
                 trace.reset()
                 let before = notifications.value
-                _ = try? runtime.send(made[object], Selector(RuntimeProgram.setter), MessageArguments(.object(nil)))
+                _ = try? runtime.send(objectsMade[object], Selector(RuntimeProgram.setter), MessageArguments(.object(nil)))
                 observations.append(.set(trace: trace.current, notifications: notifications.value - before))
             case .reportedClass(let object):
-                let reported = (try? runtime.send(made[object], Selectors.class))?.object as? RuntimeClass
-                observations.append(.reports(reported.flatMap { cls in classes.firstIndex { $0 === cls } } ?? -1))
+                let reported = (try? runtime.send(objectsMade[object], Selectors.class))?.object as? RuntimeClass
+                observations.append(.reports(reported.flatMap { reportedClass in made.firstIndex { $0 === reportedClass } } ?? -1))
             case .overrideRespondsTo(let cls, let answer):
                 let override = Implementation("respondsToSelector: \(answer)") { _ in .bool(answer) }
-                _ = runtime.replaceMethod(in: classes[cls], Selectors.respondsToSelector, override, types: "c@::")
+                _ = runtime.replaceMethod(in: classAt(cls), Selectors.respondsToSelector, override, types: "c@::")
                 observations.append(.overridden)
             case .sendToClass(let cls, let index):
                 trace.reset()
                 var raised = false
                 do {
-                    try runtime.send(classes[cls], selector(index))
+                    try runtime.send(classAt(cls), selector(index))
                 } catch {
                     raised = true
                 }
                 observations.append(.sent(trace: trace.current, raised: raised))
+            case .registerClass:
+                observations.append(.registered(registersNewClass))
             case .respondsTo(let object, let index):
-                let answer = try? runtime.send(made[object], Selectors.respondsToSelector, MessageArguments(.selector(selector(index))))
+                let answer = try? runtime.send(objectsMade[object], Selectors.respondsToSelector, MessageArguments(.selector(selector(index))))
                 observations.append(.responds(answer.map { if case .bool(true) = $0 { true } else { false } } ?? false))
             }
         }

@@ -13,6 +13,12 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
     /// The superclass of each class: `nil` for the root class (`NSObject`), else the
     /// index of an earlier class.
     public var superclasses: [Int?]
+    /// How many of the last classes are made and registered mid-program — by their
+    /// ``Operation/registerClass(cls:)``, or on the first operation that names them if
+    /// that comes earlier (so that every subsequence stays a valid program). Objects are
+    /// made of the classes before them; super-calling implementations are compiled in
+    /// those too.
+    public var lateClassCount: Int
     /// The class each object is made of.
     public var objectClasses: [Int]
     /// The operations, in order.
@@ -93,6 +99,20 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         case setValue(object: Int)
         /// `[object class]`: which class the object reports.
         case reportedClass(object: Int)
+        /// `objc_allocateClassPair` + `objc_registerClassPair` of a late class (nothing
+        /// when an earlier operation named it and so made it).
+        case registerClass(cls: Int)
+
+        /// The classes the operation names.
+        public var namedClasses: [Int] {
+            switch self {
+            case .addMethod(let cls, _, _), .replaceMethod(let cls, _, _), .setImplementation(let cls, _, _), .setClass(_, let cls),
+                 .addClassMethod(let cls, _, _), .sendToClass(let cls, _), .overrideRespondsTo(let cls, _), .registerClass(let cls):
+                [cls]
+            case .exchange(let firstClass, _, let secondClass, _): [firstClass, secondClass]
+            case .send, .respondsTo, .observe, .unobserve, .setValue, .reportedClass: []
+            }
+        }
 
         /// The operation in a line, with selectors by name.
         public var description: String {
@@ -116,19 +136,41 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             case .unobserve(let object): return "[o\(object) removeObserver:observer forKeyPath:@\"oracleValue\"]"
             case .setValue(let object): return "[o\(object) setOracleValue:…]"
             case .reportedClass(let object): return "[o\(object) class]"
+            case .registerClass(let cls): return "objc_registerClassPair(C\(cls))"
             }
         }
     }
 
     /// Creates a program.
-    public init(superclasses: [Int?], objectClasses: [Int], operations: [Operation]) {
+    public init(superclasses: [Int?], lateClassCount: Int = 0, objectClasses: [Int], operations: [Operation]) {
         self.superclasses = superclasses
+        self.lateClassCount = min(max(0, lateClassCount), max(0, superclasses.count - 1))
         self.objectClasses = objectClasses
         self.operations = operations
     }
 
-    /// The class a super-calling implementation is compiled in.
-    public func compiledClass(ofSuperCalling tag: Int) -> Int { tag % superclasses.count }
+    private enum CodingKeys: String, CodingKey {
+        case superclasses, lateClassCount, objectClasses, operations
+    }
+
+    /// Decodes a program; one written before late classes existed has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            superclasses: try container.decode([Int?].self, forKey: .superclasses),
+            lateClassCount: try container.decodeIfPresent(Int.self, forKey: .lateClassCount) ?? 0,
+            objectClasses: try container.decode([Int].self, forKey: .objectClasses),
+            operations: try container.decode([Operation].self, forKey: .operations))
+    }
+
+    /// The classes made before the operations run: the first ones, all but the late.
+    public var earlyClassCount: Int { superclasses.count - lateClassCount }
+
+    /// Whether class `index` is made mid-program.
+    public func isLate(_ index: Int) -> Bool { index >= earlyClassCount }
+
+    /// The class a super-calling implementation is compiled in (an early one).
+    public func compiledClass(ofSuperCalling tag: Int) -> Int { tag % earlyClassCount }
 
     /// Whether a super-calling implementation is a class method (compiled in the
     /// metaclass): tags from 32 on.
@@ -143,7 +185,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
     /// The program as a person reads it: classes, objects, then one operation a line.
     public var description: String {
         var lines = superclasses.enumerated().map { index, superclass in
-            "C\(index) : \(superclass.map { "C\($0)" } ?? "NSObject")"
+            "C\(index) : \(superclass.map { "C\($0)" } ?? "NSObject")\(isLate(index) ? " (made mid-program)" : "")"
         }
         lines += objectClasses.enumerated().map { index, cls in "o\(index) = [C\(cls) new]" }
         lines += operations.map(\.description)
@@ -152,15 +194,20 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
 
     // MARK: Generation
 
-    /// A random program from `generator`: 1–4 classes, 1–3 objects, 4–24 operations,
-    /// weighted towards sends so every change is observed.
+    /// A random program from `generator`: 1–4 classes made first and, in a third of
+    /// programs, 1–2 more made mid-program; 1–3 objects; 4–24 operations, weighted
+    /// towards sends so every change is observed.
     public static func random(using generator: inout SplitMix64) -> RuntimeProgram {
         func pick(_ range: Range<Int>) -> Int { Int.random(in: range, using: &generator) }
-        let classCount = pick(1..<5)
+        let earlyCount = pick(1..<5)
+        let lateCount = pick(0..<3) == 0 ? pick(1..<3) : 0
+        let classCount = earlyCount + lateCount
         let superclasses: [Int?] = (0..<classCount).map { index in
             index == 0 || pick(0..<3) == 0 ? nil : pick(0..<index)
         }
-        let objectClasses = (0..<pick(1..<4)).map { _ in pick(0..<classCount) }
+        let objectClasses = (0..<pick(1..<4)).map { _ in pick(0..<earlyCount) }
+        // Where each late class is registered: after a random number of operations.
+        var registrations = (earlyCount..<classCount).map { (cls: $0, after: pick(0..<12)) }.sorted { $0.after < $1.after }
         func implementation() -> Implementation {
             pick(0..<3) == 0 ? .callingSuper(pick(0..<implementationCount / 2)) : .plain(pick(0..<implementationCount))
         }
@@ -177,7 +224,11 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         // accessors (objc4's looks at the class): another pinned difference, so a program
         // overrides respondsToSelector: or observes, not both.
         var observes = false, overridesResponds = false
-        for _ in 0..<pick(4..<25) {
+        for step in 0..<pick(4..<25) {
+            while let next = registrations.first, next.after <= step {
+                operations.append(.registerClass(cls: next.cls))
+                registrations.removeFirst()
+            }
             let cls = pick(0..<classCount), object = pick(0..<objectClasses.count)
             if pick(0..<100) < 12 {
                 switch pick(0..<4) {
@@ -217,7 +268,8 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                     : .replaceMethod(cls: cls, selector: forwardingSelector, implementation: forwarding))
             }
         }
-        return RuntimeProgram(superclasses: superclasses, objectClasses: objectClasses, operations: operations)
+        operations += registrations.map { .registerClass(cls: $0.cls) }
+        return RuntimeProgram(superclasses: superclasses, lateClassCount: lateCount, objectClasses: objectClasses, operations: operations)
     }
 }
 
@@ -235,6 +287,9 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
     case setImplementation(Int?)
     /// An isa swizzle (nothing to compare).
     case setClass
+    /// A class made mid-program: `true` when this operation made it, `false` when an
+    /// earlier one that named it had.
+    case registered(Bool)
     /// A `respondsToSelector:` override installed (nothing to compare; later answers are).
     case overridden
     /// An observation added or removed (`false`: there was none to remove).
@@ -259,6 +314,7 @@ public enum Observation: Hashable, Sendable, Codable, CustomStringConvertible {
         case .exchanged(let exchanged): exchanged ? "exchanged" : "not exchanged (a method is missing)"
         case .setImplementation(let previous): "set, previous \(previous.map(String.init) ?? "no method")"
         case .setClass: "isa set"
+        case .registered(let made): made ? "class registered" : "class registered already"
         case .overridden: "overridden"
         case .observation(let done): done ? "observation changed" : "no observation to remove"
         case .set(let trace, let notifications): "set ran [\(trace.map(String.init).joined(separator: " "))], \(notifications) notifications"

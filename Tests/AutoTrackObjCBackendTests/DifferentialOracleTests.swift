@@ -26,6 +26,42 @@ import Testing
         #expect(report.divergences.isEmpty)
     }
 
+    @Test("classes made mid-program see what was done to their superclasses before: exchanged, replaced and set implementations, on both runtimes")
+    func classesMadeMidProgram() throws {
+        // C0 : NSObject, o0 of C0; C1 : C0 and C2 : C1 made mid-program.
+        let program = RuntimeProgram(
+            superclasses: [nil, 0, 1], lateClassCount: 2, objectClasses: [0],
+            operations: [
+                .addMethod(cls: 0, selector: 0, implementation: .plain(1)),
+                .addMethod(cls: 0, selector: 1, implementation: .plain(2)),
+                .send(object: 0, selector: 0),
+                .exchange(firstClass: 0, firstSelector: 0, secondClass: 0, secondSelector: 1),
+                .registerClass(cls: 1),
+                .setClass(object: 0, cls: 1),
+                .send(object: 0, selector: 0),                             // the exchanged IMP: p2
+                .setImplementation(cls: 0, selector: 1, implementation: .plain(3)),
+                .send(object: 0, selector: 1),                             // p3, through C1's table
+                .addMethod(cls: 2, selector: 2, implementation: .callingSuper(0)), // names C2: made here
+                .registerClass(cls: 2),                                    // made already
+                .setClass(object: 0, cls: 2),
+                .send(object: 0, selector: 2),                             // s0, then super from C0: raises
+                .replaceMethod(cls: 1, selector: 0, implementation: .plain(4)),
+                .send(object: 0, selector: 0),                             // C1's own p4, inherited by C2
+                .sendToClass(cls: 2, selector: 3),
+            ])
+        let (model, real) = DifferentialOracle.compare(program)
+        #expect(DifferentialOracle.firstDifference(model, real) == nil, "model \(model)\nreal \(real)")
+        #expect(model[4] == .registered(true))
+        #expect(model[10] == .registered(false))
+        #expect(model[6] == .sent(trace: [RuntimeProgram.Implementation.plain(2).traceEntry], raised: false))
+        #expect(model[8] == .sent(trace: [RuntimeProgram.Implementation.plain(3).traceEntry], raised: false))
+        #expect(model[14] == .sent(trace: [RuntimeProgram.Implementation.plain(4).traceEntry], raised: false))
+        // Random programs make classes mid-program too (a third of them).
+        let late = (0..<300).map { DifferentialOracle.program(seed: UInt64($0)) }.filter { $0.lateClassCount > 0 }
+        #expect(late.count > 50)
+        #expect(late.allSatisfy { program in program.operations.contains { if case .registerClass = $0 { true } else { false } } })
+    }
+
     @Test("programs are reproducible from their seed, and print as a test case")
     func reproducible() {
         #expect(DifferentialOracle.program(seed: 7) == DifferentialOracle.program(seed: 7))
