@@ -183,6 +183,11 @@ enum ModelExecution {
                 observations.append(.sent(trace: trace.current, raised: raised))
             case .registerClass:
                 observations.append(.registered(registersNewClass))
+            case .overrideClass(let cls, let reports):
+                let reported = classAt(reports)
+                let override = Implementation("class → C\(reports)") { _ in .object(reported) }
+                _ = runtime.replaceMethod(in: classAt(cls), Selectors.class, override, types: "#@:")
+                observations.append(.overridden)
             case .respondsTo(let object, let index):
                 let answer = try? runtime.send(objectsMade[object], Selectors.respondsToSelector, MessageArguments(.selector(selector(index))))
                 observations.append(.responds(answer.map { if case .bool(true) = $0 { true } else { false } } ?? false))

@@ -32,6 +32,7 @@ enum ObjCExecution {
                 _ = atr_addMethod(created, atr_selector("oracleValue"), atr_oracleGetterImplementation(), "@@:")
             }
             atr_registerClassPair(created)
+            atr_oracleBindReportedClass(Int32(index), created)
             made[index] = created
             return created
         }
@@ -44,6 +45,7 @@ enum ObjCExecution {
             atr_oracleBindForwardingTarget(Int32(tag), objects[program.forwardingTarget(of: tag)])
         }
         defer {
+            for slot in 0..<Int(ATR_ORACLE_CLASS_SLOTS) { atr_oracleBindReportedClass(Int32(slot), nil) }
             for tag in 0..<RuntimeProgram.implementationCount {
                 atr_oracleBindSuper(Int32(tag), nil)
                 atr_oracleBindForwardingTarget(Int32(tag), nil)
@@ -146,6 +148,9 @@ enum ObjCExecution {
             case .registerClass:
                 // Made above, unless an earlier operation named it and so made it.
                 observations.append(.registered(registersNewClass))
+            case .overrideClass(let cls, let reports):
+                _ = atr_replaceMethod(made[cls]!, atr_selector("class"), atr_oracleClassImplementation(Int32(reports)), "#@:")
+                observations.append(.overridden)
             case .respondsTo(let object, let index):
                 observations.append(.responds(atr_respondsToSelector(objects[object], selectors[index]).value != 0))
             }

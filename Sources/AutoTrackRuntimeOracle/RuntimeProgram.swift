@@ -37,7 +37,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         /// Writes its tag.
         case plain(Int)
         /// Writes `100 + tag`, then sends the message to `super` of the class it is
-        /// compiled in: class `tag % classCount` — its metaclass for tags from 32 on,
+        /// compiled in: early class `tag % earlyClassCount` — its metaclass for tags from 32 on,
         /// which programs use as class methods.
         case callingSuper(Int)
         /// A `forwardInvocation:` (added or replaced together with a
@@ -102,6 +102,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         /// `objc_allocateClassPair` + `objc_registerClassPair` of a late class (nothing
         /// when an earlier operation named it and so made it).
         case registerClass(cls: Int)
+        /// `class_replaceMethod(class, class, …)`: a `-class` override reporting
+        /// `reports`, as KVO's classes and dynamic-subclass hooks do.
+        case overrideClass(cls: Int, reports: Int)
 
         /// The classes the operation names.
         public var namedClasses: [Int] {
@@ -109,6 +112,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             case .addMethod(let cls, _, _), .replaceMethod(let cls, _, _), .setImplementation(let cls, _, _), .setClass(_, let cls),
                  .addClassMethod(let cls, _, _), .sendToClass(let cls, _), .overrideRespondsTo(let cls, _), .registerClass(let cls):
                 [cls]
+            case .overrideClass(let cls, let reports): [cls, reports]
             case .exchange(let firstClass, _, let secondClass, _): [firstClass, secondClass]
             case .send, .respondsTo, .observe, .unobserve, .setValue, .reportedClass: []
             }
@@ -137,6 +141,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             case .setValue(let object): return "[o\(object) setOracleValue:…]"
             case .reportedClass(let object): return "[o\(object) class]"
             case .registerClass(let cls): return "objc_registerClassPair(C\(cls))"
+            case .overrideClass(let cls, let reports): return "class_replaceMethod(C\(cls), class, return C\(reports))"
             }
         }
     }
@@ -223,7 +228,10 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         // GNUstep's key-value coding asks the object's respondsToSelector: for the
         // accessors (objc4's looks at the class): another pinned difference, so a program
         // overrides respondsToSelector: or observes, not both.
-        var observes = false, overridesResponds = false
+        // GNUstep's KVO subclasses the class `-class` reports (objc4's and the model's the
+        // real one): a third pinned difference, so a program overrides `-class` or
+        // observes, not both.
+        var observes = false, overridesResponds = false, overridesClass = false
         for step in 0..<pick(4..<25) {
             while let next = registrations.first, next.after <= step {
                 operations.append(.registerClass(cls: next.cls))
@@ -232,7 +240,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             let cls = pick(0..<classCount), object = pick(0..<objectClasses.count)
             if pick(0..<100) < 12 {
                 switch pick(0..<4) {
-                case 0 where !observed.contains(object) && !overridesResponds:
+                case 0 where !observed.contains(object) && !overridesResponds && !overridesClass:
                     observed.insert(object)
                     observes = true
                     operations.append(.observe(object: object))
@@ -259,7 +267,11 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                 overridesResponds = true
                 operations.append(.overrideRespondsTo(cls: cls, answer: pick(0..<2) == 0))
             case 91..<92: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
-            case 92..<94: operations.append(.addClassMethod(cls: cls, selector: plainSelector(), implementation: classImplementation()))
+            case 92..<93 where !observes:
+                overridesClass = true
+                operations.append(.overrideClass(cls: cls, reports: pick(0..<classCount)))
+            case 92..<93: operations.append(.reportedClass(object: object))
+            case 93..<94: operations.append(.addClassMethod(cls: cls, selector: plainSelector(), implementation: classImplementation()))
             case 94..<96: operations.append(.sendToClass(cls: cls, selector: plainSelector()))
             default:
                 let forwarding = Implementation.forwarding(pick(0..<implementationCount))

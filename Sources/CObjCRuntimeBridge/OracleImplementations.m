@@ -119,6 +119,22 @@ static BOOL respondsNo(id self, SEL _cmd, SEL selector) { return NO; }
 
 ATImplementation atr_oracleRespondsImplementation(bool answer) { return (ATImplementation)(answer ? respondsYes : respondsNo); }
 
+static Class reportedClassBinding[ATR_ORACLE_CLASS_SLOTS];
+
+void atr_oracleBindReportedClass(int slot, ATClassRef cls) {
+    if (slot >= 0 && slot < ATR_ORACLE_CLASS_SLOTS) reportedClassBinding[slot] = (Class)(void *)cls;
+}
+
+#define ATR_REPORTS(n) static Class reports_##n(id self, SEL _cmd) { return reportedClassBinding[n]; }
+ATR_REPORTS(0) ATR_REPORTS(1) ATR_REPORTS(2) ATR_REPORTS(3) ATR_REPORTS(4) ATR_REPORTS(5) ATR_REPORTS(6) ATR_REPORTS(7)
+#undef ATR_REPORTS
+
+static const IMP reportsTable[ATR_ORACLE_CLASS_SLOTS] = {
+    (IMP)reports_0, (IMP)reports_1, (IMP)reports_2, (IMP)reports_3, (IMP)reports_4, (IMP)reports_5, (IMP)reports_6, (IMP)reports_7,
+};
+
+ATImplementation atr_oracleClassImplementation(int slot) { return (ATImplementation)reportsTable[slot & (ATR_ORACLE_CLASS_SLOTS - 1)]; }
+
 ATImplementation atr_oracleForwardingSignatureImplementation(void) { return (ATImplementation)forwardingSignature; }
 
 ATImplementation atr_oracleForwardingImplementation(int tag) { return (ATImplementation)forwardTable[tag & (ATR_ORACLE_TAGS - 1)]; }

@@ -62,6 +62,33 @@ import Testing
         #expect(late.allSatisfy { program in program.operations.contains { if case .registerClass = $0 { true } else { false } } })
     }
 
+    @Test("-class overrides report what they return, inherited and across isa swizzles, on both runtimes")
+    func classOverrides() throws {
+        // C0 : NSObject, C1 : C0, C2 : NSObject made mid-program; o0 of C1, o1 of C0.
+        let program = RuntimeProgram(
+            superclasses: [nil, 0, nil], lateClassCount: 1, objectClasses: [1, 0],
+            operations: [
+                .reportedClass(object: 0),                  // C1
+                .overrideClass(cls: 0, reports: 2),         // names C2: made here
+                .reportedClass(object: 0),                  // inherited: C2
+                .reportedClass(object: 1),                  // C2
+                .overrideClass(cls: 1, reports: 1),
+                .reportedClass(object: 0),                  // C1's own: C1
+                .setClass(object: 1, cls: 2),
+                .reportedClass(object: 1),                  // C2, no override: C2
+                .setClass(object: 0, cls: 0),
+                .reportedClass(object: 0),                  // C0's override: C2
+                .send(object: 0, selector: 0),              // still C0's methods: raises
+            ])
+        let (model, real) = DifferentialOracle.compare(program)
+        #expect(DifferentialOracle.firstDifference(model, real) == nil, "model \(model)\nreal \(real)")
+        #expect([0, 2, 3, 5, 7, 9].map { model[$0] } == [.reports(1), .reports(2), .reports(2), .reports(1), .reports(2), .reports(2)])
+        let overriding = (0..<400).map { DifferentialOracle.program(seed: UInt64($0)) }
+            .filter { $0.operations.contains { if case .overrideClass = $0 { true } else { false } } }
+        #expect(overriding.count > 20)
+        #expect(overriding.allSatisfy { !$0.operations.contains { if case .observe = $0 { true } else { false } } })
+    }
+
     @Test("programs are reproducible from their seed, and print as a test case")
     func reproducible() {
         #expect(DifferentialOracle.program(seed: 7) == DifferentialOracle.program(seed: 7))

@@ -161,6 +161,13 @@ ATImplementation _Nonnull atr_oracleSetterImplementation(void);
 ATImplementation _Nonnull atr_oracleGetterImplementation(void);
 /** A `respondsToSelector:` override answering `answer` for every selector. Types `c@::`. */
 ATImplementation _Nonnull atr_oracleRespondsImplementation(bool answer);
+/** How many `-class` overrides the oracle has: one per class a program can make. */
+#define ATR_ORACLE_CLASS_SLOTS 8
+/** A `-class` override returning the class bound to `slot` (0…7) with
+    atr_oracleBindReportedClass, as an app's or a library's override would. Types `#@:`. */
+ATImplementation _Nonnull atr_oracleClassImplementation(int slot);
+/** Binds `-class` override `slot` to the class it reports. */
+void atr_oracleBindReportedClass(int slot, ATClassRef _Nullable cls);
 /** The `methodSignatureForSelector:` that goes with the forwarding implementations:
     `q@:` for every selector. Types `@@::`. */
 ATImplementation _Nonnull atr_oracleForwardingSignatureImplementation(void);
