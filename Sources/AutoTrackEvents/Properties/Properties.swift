@@ -81,11 +81,16 @@ public struct Properties: Sendable {
         }
     }
 
-    /// FNV-1a over the key's UTF-8 bytes.
+    /// FNV-1a over the key's UTF-8 bytes — read as one buffer where the string has
+    /// one (native strings do), which is several times faster than its UTF-8 view's
+    /// iterator; a key is fingerprinted for every property set.
     static func fingerprint(_ key: String) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in key.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        return hash
+        func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt32 {
+            var hash: UInt32 = 0x811C_9DC5
+            for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+            return hash
+        }
+        return key.utf8.withContiguousStorageIfAvailable { fnv1a($0) } ?? fnv1a(key.utf8)
     }
 
     /// Whether `key` is present.

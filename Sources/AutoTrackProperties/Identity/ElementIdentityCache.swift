@@ -21,10 +21,12 @@ import Synchronization
 /// One version may serve any number of trees (a process-wide one is fine).
 public final class HierarchyVersion: Sendable {
     private let counter = Atomic<UInt64>(0)
-    private let source: (@Sendable () -> UInt64)?
+    /// Called as stored, never bound to a local: binding an optional closure copied it,
+    /// a reference count per read — and a click reads the version several times.
+    private let source: @Sendable () -> UInt64
 
     /// Creates a version at 0.
-    public init() { source = nil }
+    public init() { source = { 0 } }
 
     /// Creates a version that also moves whenever `source` does — a count kept
     /// elsewhere of changes that can move a path or an id, such as a runtime's count of
@@ -36,9 +38,7 @@ public final class HierarchyVersion: Sendable {
 
     /// The count now.
     public var current: UInt64 {
-        let own = counter.load(ordering: .acquiring)
-        guard let source else { return own }
-        return own &+ source()
+        counter.load(ordering: .acquiring) &+ source()
     }
 
     /// Records a change: every identity cached before it is stale.
