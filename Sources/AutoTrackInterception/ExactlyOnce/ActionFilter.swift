@@ -1,3 +1,4 @@
+internal import AutoTrackProperties
 /// Which actions are not user clicks of this app: other tracking libraries' hook
 /// selectors and UIKit's private underscore actions.
 ///
@@ -28,8 +29,9 @@ public struct ActionFilter: Hashable, Sendable {
 
     /// Whether `selector` produces no click.
     public func ignores(_ selector: String) -> Bool {
-        if allowedSelectors.contains(selector) { return false }
-        if ignoredSelectors.contains(selector) { return true }
-        return ignoredPrefixes.contains { selector.hasPrefix($0) }
+        // The allowed list is asked only about a selector otherwise ignored: a click's
+        // own action is hashed into no set (the default ignored list is empty).
+        let ignored = ignoredSelectors.hasMember(selector) || ignoredPrefixes.contains { selector.hasPrefix($0) }
+        return ignored && !allowedSelectors.contains(selector)
     }
 }

@@ -78,9 +78,9 @@ public struct ElementProperties: Sendable {
             // A tab is placed by its index alone; a cell by `section:row`.
             properties["$element_position"] = .string(element.role == .tabBarItem ? String(position.index) : position.description)
         }
-        let identity = ElementIdentity.cached(of: element, style: pathStyle, limits: pathLimits, screen: screen)
-        properties["$element_path"] = .string(identity.path.text)
-        properties["$element_id"] = .string(element.customElementID ?? identity.elementID)
+        let identity = ElementIdentity.cachedPathAndID(of: element, style: pathStyle, limits: pathLimits, screen: screen)
+        properties["$element_path"] = .string(identity.path)
+        properties["$element_id"] = .string(element.customElementID ?? identity.id)
         let custom = element.customProperties
         if !custom.isEmpty { properties.merge(custom) }
     }

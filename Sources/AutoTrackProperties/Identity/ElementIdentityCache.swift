@@ -85,13 +85,24 @@ public final class ElementIdentityCache {
 
     /// The identity cached for `style` and `limits` at the version now, if any.
     public func identity(style: ViewPathStyle, limits: PathLimits) -> ElementIdentity? {
+        withEntry(style: style, limits: limits) { $0 }
+    }
+
+    /// The path text and element id of the identity ``identity(style:limits:)`` would
+    /// return, without copying the rest of it (a click needs only these two).
+    func pathAndID(style: ViewPathStyle, limits: PathLimits) -> (path: String, id: String)? {
+        withEntry(style: style, limits: limits) { ($0.path.text, $0.elementID) }
+    }
+
+    /// `read` applied to the current identity for `style` and `limits`, if any.
+    private func withEntry<Result>(style: ViewPathStyle, limits: PathLimits, _ read: (borrowing ElementIdentity) -> Result) -> Result? {
         let now = version.current
         // Compared in place: iterating the array copied every entry, identity included.
         return entries.withUnsafeBufferPointer { stored in
             guard var entry = stored.baseAddress else { return nil }
             for _ in 0..<stored.count {
                 if entry.pointee.style == style && entry.pointee.maximumDepth == limits.maximumDepth {
-                    return entry.pointee.version == now ? entry.pointee.identity : nil
+                    return entry.pointee.version == now ? read(entry.pointee.identity) : nil
                 }
                 entry += 1
             }
@@ -225,6 +236,16 @@ struct ElementPlacement {
 }
 
 extension ElementIdentity {
+    /// The path text and element id of ``cached(of:style:limits:screen:)``: from the
+    /// cache without copying the whole identity, or worked out and stored.
+    static func cachedPathAndID(
+        of element: any ElementNode, style: ViewPathStyle, limits: PathLimits, screen: (any ScreenNode)??
+    ) -> (path: String, id: String) {
+        if let known = element.identityCache?.pathAndID(style: style, limits: limits) { return known }
+        let identity = cached(of: element, style: style, limits: limits, screen: screen)
+        return (identity.path.text, identity.elementID)
+    }
+
     /// The identity of `element`, from its ``ElementNode/identityCache`` when that
     /// holds one made at the hierarchy's version now; otherwise worked out (as
     /// ``init(of:style:limits:screen:)`` does) and stored there.
