@@ -103,7 +103,8 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         /// when an earlier operation named it and so made it).
         case registerClass(cls: Int)
         /// `class_replaceMethod(class, class, …)`: a `-class` override reporting
-        /// `reports`, as KVO's classes and dynamic-subclass hooks do.
+        /// `reports` (one of the first eight classes: the bridge binds one IMP per class),
+        /// as KVO's classes and dynamic-subclass hooks do.
         case overrideClass(cls: Int, reports: Int)
 
         /// The classes the operation names.
