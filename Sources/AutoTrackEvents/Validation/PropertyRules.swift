@@ -133,20 +133,27 @@ public struct PropertyRules: Hashable, Sendable {
     /// ASCII name; `false` when it must be looked at closely (it may still be valid —
     /// with capitals, say, whose reserved check needs the lowercased text).
     private func checkASCIIName(_ name: String) -> Bool {
-        var length = 0
-        var first: UInt8 = 0
-        for byte in name.utf8 {
+        // Read as one buffer where the string has one (native strings do): the UTF-8
+        // view's iterator cost a `track` call more than the rest of this check.
+        let first = name.utf8.withContiguousStorageIfAvailable(Self.lowercaseNameStart) ?? Self.lowercaseNameStart(name.utf8)
+        guard let first, name.utf8.count <= maximumNameLength else { return false }
+        // Already lowercase: the reserved lists compare as they are.
+        return !reservedIndex.reserves(name, first: first, length: name.utf8.count)
+    }
+
+    /// The first byte of `bytes` when they are a non-empty run of `a-z`, `_`, `$` and,
+    /// after the first, digits; `nil` otherwise.
+    private static func lowercaseNameStart(_ bytes: some Collection<UInt8>) -> UInt8? {
+        var isFirst = true
+        for byte in bytes {
             switch byte {
             case 0x61...0x7A, 0x5F, 0x24: break // a-z _ $
-            case 0x30...0x39 where length > 0: break
-            default: return false
+            case 0x30...0x39 where !isFirst: break
+            default: return nil
             }
-            if length == 0 { first = byte }
-            length += 1
+            isFirst = false
         }
-        guard length > 0, length <= maximumNameLength else { return false }
-        // Already lowercase: the reserved lists compare as they are.
-        return !reservedIndex.reserves(name, first: first, length: length)
+        return bytes.first
     }
 
     /// The whole character (grapheme cluster) of `name` that holds `scalar`, so that a
