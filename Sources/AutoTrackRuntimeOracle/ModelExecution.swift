@@ -42,10 +42,10 @@ enum ModelExecution {
         let runtime = Runtime()
         let trace = Trace()
         let objects = Objects()
-        var made: [RuntimeClass?] = Array(repeating: nil, count: program.superclasses.count)
+        var classes: [RuntimeClass?] = Array(repeating: nil, count: program.superclasses.count)
         /// Class `index`, made (with its superclasses) when first named.
         func classAt(_ index: Int) -> RuntimeClass {
-            if let existing = made[index] { return existing }
+            if let existing = classes[index] { return existing }
             let superclass = program.superclasses[index]
             // A fresh runtime per program: names cannot collide and classes register.
             let parent = superclass.map { classAt($0) } ?? runtime.rootClass
@@ -57,12 +57,12 @@ enum ModelExecution {
                 }, types: "v@:@")
             }
             try! runtime.registerClassPair(created)
-            made[index] = created
+            classes[index] = created
             return created
         }
         for index in 0..<program.earlyClassCount { _ = classAt(index) }
-        let objectsMade = program.objectClasses.map { try! runtime.allocate(classAt($0)) }
-        objects.all.withLock { $0 = objectsMade }
+        let instances = program.objectClasses.map { try! runtime.allocate(classAt($0)) }
+        objects.all.withLock { $0 = instances }
 
         var implementations: [RuntimeProgram.Implementation: Implementation] = [:]
         var entries: [ObjectIdentifier: Int] = [:]
@@ -110,7 +110,7 @@ enum ModelExecution {
         var observations: [Observation] = []
         for operation in program.operations {
             var registersNewClass = false
-            if case .registerClass(let index) = operation { registersNewClass = made[index] == nil }
+            if case .registerClass(let index) = operation { registersNewClass = classes[index] == nil }
             // A late class the operation names is made first, as on the real runtime.
             for index in operation.namedClasses { _ = classAt(index) }
             switch operation {
@@ -137,13 +137,13 @@ enum ModelExecution {
                 }
                 observations.append(.setImplementation(entry(of: runtime.setImplementation(of: method, to: implementation(choice)))))
             case .setClass(let object, let cls):
-                _ = runtime.setClass(of: objectsMade[object], to: classAt(cls))
+                _ = runtime.setClass(of: instances[object], to: classAt(cls))
                 observations.append(.setClass)
             case .send(let object, let index):
                 trace.reset()
                 var raised = false
                 do {
-                    try runtime.send(objectsMade[object], selector(index))
+                    try runtime.send(instances[object], selector(index))
                 } catch {
                     raised = true
                 }
@@ -151,7 +151,7 @@ enum ModelExecution {
             case .addClassMethod(let cls, let index, let choice):
                 observations.append(.added(runtime.addMethod(to: classAt(cls).metaclass, selector(index), implementation(choice), types: types(choice))))
             case .observe(let object):
-                let token = try? runtime.addObservation(of: "oracleValue", on: objectsMade[object]) { _, _ in notifications.add() }
+                let token = try? runtime.addObservation(of: "oracleValue", on: instances[object]) { _, _ in notifications.add() }
                 tokens[object] = token
                 observations.append(.observation(token != nil))
             case .unobserve(let object):
@@ -163,11 +163,11 @@ enum ModelExecution {
             case .setValue(let object):
                 trace.reset()
                 let before = notifications.value
-                _ = try? runtime.send(objectsMade[object], Selector(RuntimeProgram.setter), MessageArguments(.object(nil)))
+                _ = try? runtime.send(instances[object], Selector(RuntimeProgram.setter), MessageArguments(.object(nil)))
                 observations.append(.set(trace: trace.current, notifications: notifications.value - before))
             case .reportedClass(let object):
-                let reported = (try? runtime.send(objectsMade[object], Selectors.class))?.object as? RuntimeClass
-                observations.append(.reports(reported.flatMap { reportedClass in made.firstIndex { $0 === reportedClass } } ?? -1))
+                let reported = (try? runtime.send(instances[object], Selectors.class))?.object as? RuntimeClass
+                observations.append(.reports(reported.flatMap { reportedClass in classes.firstIndex { $0 === reportedClass } } ?? -1))
             case .overrideRespondsTo(let cls, let answer):
                 let override = Implementation("respondsToSelector: \(answer)") { _ in .bool(answer) }
                 _ = runtime.replaceMethod(in: classAt(cls), Selectors.respondsToSelector, override, types: "c@::")
@@ -189,7 +189,7 @@ enum ModelExecution {
                 _ = runtime.replaceMethod(in: classAt(cls), Selectors.class, override, types: "#@:")
                 observations.append(.overridden)
             case .respondsTo(let object, let index):
-                let answer = try? runtime.send(objectsMade[object], Selectors.respondsToSelector, MessageArguments(.selector(selector(index))))
+                let answer = try? runtime.send(instances[object], Selectors.respondsToSelector, MessageArguments(.selector(selector(index))))
                 observations.append(.responds(answer.map { if case .bool(true) = $0 { true } else { false } } ?? false))
             }
         }

@@ -18,11 +18,11 @@ enum ObjCExecution {
 
     private static func run(_ program: RuntimeProgram, number: Int) -> [Observation] {
         guard let root = atr_lookUpClass("NSObject") else { return [] }
-        var made: [ATClassRef?] = Array(repeating: nil, count: program.superclasses.count)
+        var classes: [ATClassRef?] = Array(repeating: nil, count: program.superclasses.count)
         /// Class `index`, made (with its superclasses) when first named; `nil` when the
         /// runtime refused to make it.
         func classAt(_ index: Int) -> ATClassRef? {
-            if let existing = made[index] { return existing }
+            if let existing = classes[index] { return existing }
             let superclass = program.superclasses[index]
             // Registered classes cannot be disposed of: each program's names are new.
             guard let parent = superclass.map({ classAt($0) }) ?? root,
@@ -33,14 +33,14 @@ enum ObjCExecution {
             }
             atr_registerClassPair(created)
             atr_oracleBindReportedClass(Int32(index), created)
-            made[index] = created
+            classes[index] = created
             return created
         }
         for index in 0..<program.earlyClassCount where classAt(index) == nil { return [] }
-        let objects = program.objectClasses.map { atr_new(made[$0]!)! }
+        let objects = program.objectClasses.map { atr_new(classes[$0]!)! }
         defer { for object in objects { atr_release(object) } }
         for tag in 0..<RuntimeProgram.implementationCount {
-            let compiledClass = made[program.compiledClass(ofSuperCalling: tag)]!
+            let compiledClass = classes[program.compiledClass(ofSuperCalling: tag)]!
             atr_oracleBindSuper(Int32(tag), RuntimeProgram.isClassMethod(superCalling: tag) ? atr_metaclass(compiledClass) : compiledClass)
             atr_oracleBindForwardingTarget(Int32(tag), objects[program.forwardingTarget(of: tag)])
         }
@@ -79,37 +79,37 @@ enum ObjCExecution {
         var observations: [Observation] = []
         for operation in program.operations {
             var registersNewClass = false
-            if case .registerClass(let index) = operation { registersNewClass = made[index] == nil }
+            if case .registerClass(let index) = operation { registersNewClass = classes[index] == nil }
             // A late class the operation names is made first; a run that cannot make one
             // ends here (the oracle reports what is missing).
             for index in operation.namedClasses where classAt(index) == nil { return observations }
             switch operation {
             case .addMethod(let cls, let index, let choice):
-                if case .forwarding = choice { _ = atr_addMethod(made[cls]!, signatureSelector, signature, "@@::") }
-                observations.append(.added(atr_addMethod(made[cls]!, selectors[index], implementation(choice), types(choice))))
+                if case .forwarding = choice { _ = atr_addMethod(classes[cls]!, signatureSelector, signature, "@@::") }
+                observations.append(.added(atr_addMethod(classes[cls]!, selectors[index], implementation(choice), types(choice))))
             case .replaceMethod(let cls, let index, let choice):
-                if case .forwarding = choice { _ = atr_replaceMethod(made[cls]!, signatureSelector, signature, "@@::") }
-                let previous = atr_replaceMethod(made[cls]!, selectors[index], implementation(choice), types(choice))
+                if case .forwarding = choice { _ = atr_replaceMethod(classes[cls]!, signatureSelector, signature, "@@::") }
+                let previous = atr_replaceMethod(classes[cls]!, selectors[index], implementation(choice), types(choice))
                 observations.append(.replaced(previous.map(entry)))
             case .exchange(let firstClass, let firstSelector, let secondClass, let secondSelector):
-                guard let first = atr_instanceMethod(made[firstClass]!, selectors[firstSelector]),
-                      let second = atr_instanceMethod(made[secondClass]!, selectors[secondSelector])
+                guard let first = atr_instanceMethod(classes[firstClass]!, selectors[firstSelector]),
+                      let second = atr_instanceMethod(classes[secondClass]!, selectors[secondSelector])
                 else {
                     observations.append(.exchanged(false))
                     continue
                 }
                 atr_exchangeImplementations(
-                    atr_methodOwner(made[firstClass]!, first)!, first, atr_methodOwner(made[secondClass]!, second)!, second)
+                    atr_methodOwner(classes[firstClass]!, first)!, first, atr_methodOwner(classes[secondClass]!, second)!, second)
                 observations.append(.exchanged(true))
             case .setImplementation(let cls, let index, let choice):
-                guard let method = atr_instanceMethod(made[cls]!, selectors[index]) else {
+                guard let method = atr_instanceMethod(classes[cls]!, selectors[index]) else {
                     observations.append(.setImplementation(nil))
                     continue
                 }
-                let owner = atr_methodOwner(made[cls]!, method)!
+                let owner = atr_methodOwner(classes[cls]!, method)!
                 observations.append(.setImplementation(entry(atr_setImplementation(owner, method, implementation(choice)))))
             case .setClass(let object, let cls):
-                _ = atr_setClass(objects[object], made[cls]!)
+                _ = atr_setClass(objects[object], classes[cls]!)
                 observations.append(.setClass)
             case .send(let object, let index):
                 atr_oracleResetTrace()
@@ -117,7 +117,7 @@ enum ObjCExecution {
                 let trace = (0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }
                 observations.append(.sent(trace: trace, raised: result.raised))
             case .addClassMethod(let cls, let index, let choice):
-                observations.append(.added(atr_addMethod(atr_metaclass(made[cls]!), selectors[index], implementation(choice), types(choice))))
+                observations.append(.added(atr_addMethod(atr_metaclass(classes[cls]!), selectors[index], implementation(choice), types(choice))))
             case .observe(let object):
                 let added = !atr_addObserver(objects[object], observer, "oracleValue").raised
                 if added { observedObjects.insert(object) }
@@ -136,20 +136,20 @@ enum ObjCExecution {
                 observations.append(.set(trace: trace, notifications: Int(atr_appObservedChanges() - before)))
             case .reportedClass(let object):
                 let reported = atr_reportedClass(objects[object])
-                observations.append(.reports(reported.flatMap { reportedClass in made.firstIndex { $0 == reportedClass } } ?? -1))
+                observations.append(.reports(reported.flatMap { reportedClass in classes.firstIndex { $0 == reportedClass } } ?? -1))
             case .overrideRespondsTo(let cls, let answer):
-                _ = atr_replaceMethod(made[cls]!, atr_selector("respondsToSelector:"), atr_oracleRespondsImplementation(answer), "c@::")
+                _ = atr_replaceMethod(classes[cls]!, atr_selector("respondsToSelector:"), atr_oracleRespondsImplementation(answer), "c@::")
                 observations.append(.overridden)
             case .sendToClass(let cls, let index):
                 atr_oracleResetTrace()
-                let result = atr_send0(made[cls]!, selectors[index])
+                let result = atr_send0(classes[cls]!, selectors[index])
                 let trace = (0..<atr_oracleTraceCount()).map { Int(atr_oracleTraceEntry($0)) }
                 observations.append(.sent(trace: trace, raised: result.raised))
             case .registerClass:
                 // Made above, unless an earlier operation named it and so made it.
                 observations.append(.registered(registersNewClass))
             case .overrideClass(let cls, let reports):
-                _ = atr_replaceMethod(made[cls]!, atr_selector("class"), atr_oracleClassImplementation(Int32(reports)), "#@:")
+                _ = atr_replaceMethod(classes[cls]!, atr_selector("class"), atr_oracleClassImplementation(Int32(reports)), "#@:")
                 observations.append(.overridden)
             case .respondsTo(let object, let index):
                 observations.append(.responds(atr_respondsToSelector(objects[object], selectors[index]).value != 0))

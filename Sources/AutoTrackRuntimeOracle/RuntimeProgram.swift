@@ -155,20 +155,6 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         self.operations = operations
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case superclasses, lateClassCount, objectClasses, operations
-    }
-
-    /// Decodes a program; one written before late classes existed has none.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            superclasses: try container.decode([Int?].self, forKey: .superclasses),
-            lateClassCount: try container.decodeIfPresent(Int.self, forKey: .lateClassCount) ?? 0,
-            objectClasses: try container.decode([Int].self, forKey: .objectClasses),
-            operations: try container.decode([Operation].self, forKey: .operations))
-    }
-
     /// The classes made before the operations run: the first ones, all but the late.
     public var earlyClassCount: Int { superclasses.count - lateClassCount }
 

@@ -1,4 +1,3 @@
-internal import CZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -220,7 +219,7 @@ public final class DurableQueue: Sendable {
     private static let cursorMagic: [UInt8] = Array("ATQC".utf8)
 
     private static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(truncatingIfNeeded: crc32(0, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(bytes.count)))
+        RecordChecksum.continuing(0, over: bytes)
     }
 
     private func readCursor() -> (segment: Int, offset: Int, sequence: UInt64)? {
@@ -284,17 +283,18 @@ public final class DurableQueue: Sendable {
     /// On a failed write or `fsync` nothing of the call is kept — not in the index, not
     /// in the file — and the error is thrown; later appends work once the cause is gone.
     public func append(_ payloads: [[UInt8]], sync: Bool = false) throws(QueueError) {
-        if let oversized = payloads.first(where: { $0.count > limits.maximumRecordBytes }) {
-            throw .recordTooLarge(bytes: oversized.count, limit: limits.maximumRecordBytes)
-        }
-        guard !payloads.isEmpty else { return }
+        // Laid out with room for each header, then framed and written as the tracker's
+        // batches are.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(payloads.reduce(0) { $0 + $1.count + RecordFraming.headerBytes })
-        for payload in payloads { RecordFraming.append(payload, to: &bytes) }
+        for payload in payloads {
+            bytes.append(contentsOf: repeatElement(0, count: RecordFraming.headerBytes))
+            bytes += payload
+        }
         let sizes = payloads.map(\.count)
-        let failure: QueueError? = bytes.withUnsafeBytes { framed in
+        let failure: QueueError? = bytes.withUnsafeMutableBytes { framing in
             do throws(QueueError) {
-                try appendFramed(framed, payloadSizes: sizes, sync: sync)
+                try append(framing: framing, payloadSizes: sizes, sync: sync)
                 return nil
             } catch {
                 return error

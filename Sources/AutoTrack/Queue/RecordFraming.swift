@@ -1,5 +1,3 @@
-internal import CZlib
-
 /// The on-disk frame of one queue record (format 2):
 ///
 /// ```
@@ -15,14 +13,10 @@ enum RecordFraming {
     static let marker: (UInt8, UInt8) = (0xA7, 0x51)
     static let recordType: UInt8 = 0x01
     /// CRC-32 of "AutoTrack queue record", the seed of every frame's CRC.
-    static let seed: UInt = {
-        let salt = Array("AutoTrack queue record".utf8)
-        return salt.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-    }()
+    static let seed: UInt32 = Array("AutoTrack queue record".utf8).withUnsafeBytes { RecordChecksum.continuing(0, over: $0) }
 
     static func checksum(_ header: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> UInt32 {
-        let crc = crc32(seed, header.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt(header.count))
-        return RecordChecksum.continuing(UInt32(truncatingIfNeeded: crc), over: payload)
+        RecordChecksum.continuing(RecordChecksum.continuing(seed, over: header), over: payload)
     }
 
     /// Fills in the header of the record whose payload of `payloadLength` bytes follows
@@ -38,21 +32,6 @@ enum RecordFraming {
         bytes[offset] = marker.0
         bytes[offset + 1] = marker.1
         for index in 0..<4 { bytes[offset + 8 + index] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * index)) }
-    }
-
-    static func append(_ payload: [UInt8], to buffer: inout [UInt8]) {
-        let length = UInt32(payload.count)
-        // Type, reserved, length (little-endian): the six header bytes the CRC covers,
-        // on the stack rather than in an array per record.
-        var header: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
-            recordType, 0, UInt8(truncatingIfNeeded: length), UInt8(truncatingIfNeeded: length >> 8),
-            UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 24))
-        let crc = withUnsafeBytes(of: &header) { header in payload.withUnsafeBytes { checksum(header, $0) } }
-        buffer.append(marker.0)
-        buffer.append(marker.1)
-        withUnsafeBytes(of: &header) { buffer.append(contentsOf: $0) }
-        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
-        buffer += payload
     }
 
     static func readUInt32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {

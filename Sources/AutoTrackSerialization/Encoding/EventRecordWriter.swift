@@ -10,7 +10,7 @@ package import AutoTrackEvents
 package struct EventRecordWriter: ~Copyable {
     private var writer: JSONWriter
     /// The bytes left before each record's JSON.
-    package let headerBytes: Int
+    private let headerBytes: Int
     /// The JSON length of each record, in order.
     package private(set) var payloadSizes: [Int] = []
 
@@ -39,9 +39,6 @@ package struct EventRecordWriter: ~Copyable {
         guard let size = payloadSizes.popLast() else { return }
         writer.truncate(to: writer.count - size - headerBytes)
     }
-
-    /// The number of records.
-    package var count: Int { payloadSizes.count }
 
     /// The whole batch — gaps and JSON — to fill the gaps in and store.
     package mutating func withBytes<Result, Failure: Error>(
