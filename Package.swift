@@ -228,14 +228,23 @@ let package = Package(
 
 // MARK: - The real Objective-C runtime (optional)
 
+/// Whether libffi's header (Debian's `libffi-dev`) is installed: the mirrored runtime
+/// makes its IMPs with it.
+func hasLibffiHeader(_ files: FileManager) -> Bool {
+    if files.fileExists(atPath: "/usr/include/ffi.h") { return true }
+    let multiarch = (try? files.contentsOfDirectory(atPath: "/usr/include")) ?? []
+    return multiarch.contains { files.fileExists(atPath: "/usr/include/\($0)/ffi.h") }
+}
+
 /// GCC's Objective-C headers (`<dir>/objc/runtime.h`) when Debian's `libobjc-*-dev`,
-/// `libgnustep-base-dev` and `libblocksruntime-dev` are installed, else `nil`: then the
+/// `libgnustep-base-dev`, `libblocksruntime-dev` and `libffi-dev` are installed, else `nil`: then the
 /// real-runtime targets below are left out, and everything else builds and tests as
 /// before. `AUTOTRACK_OBJC=0` leaves them out on purpose.
 let objcIncludeDirectory: String? = {
     guard ProcessInfo.processInfo.environment["AUTOTRACK_OBJC"] != "0" else { return nil }
     let files = FileManager.default
-    guard files.fileExists(atPath: "/usr/include/GNUstep/Foundation/Foundation.h"), files.fileExists(atPath: "/usr/include/Block.h")
+    guard files.fileExists(atPath: "/usr/include/GNUstep/Foundation/Foundation.h"), files.fileExists(atPath: "/usr/include/Block.h"),
+          hasLibffiHeader(files)
     else { return nil }
     let gcc = "/usr/lib/gcc"
     for triple in (try? files.contentsOfDirectory(atPath: gcc))?.sorted() ?? [] {
@@ -263,12 +272,12 @@ if let objcIncludeDirectory {
                     "-isystem", objcIncludeDirectory, "-isystem", "/usr/include/GNUstep", "-Wno-deprecated-declarations",
                 ]),
             ],
-            linkerSettings: [.linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime")]
+            linkerSettings: [.linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime"), .linkedLibrary("ffi")]
         ),
         // The runtime operations of the hook contract on the real runtime.
         .target(
             name: "AutoTrackObjCBackend",
-            dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception"],
+            dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         // Hooks on the real runtime, from the contract's building blocks.
@@ -288,7 +297,8 @@ if let objcIncludeDirectory {
             name: "AutoTrackObjCBackendTests",
             dependencies: [
                 "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
-                "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge",
+                "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackHooks",
+                "AutoTrackReferenceUI",
             ],
             swiftSettings: strictSettings
         ),

@@ -36,13 +36,17 @@ public final class ScenarioRun: @unchecked Sendable {
     var preparedAction: (@Sendable (ScenarioRun) throws -> Void)?
     private(set) var violations: [Violation] = []
 
+    /// Where the run's app lives.
+    public let backend: ScenarioBackend
+
     init(
-        scenario: Scenario, subject: ConformanceSubject, sink: (any InteractionSink)? = nil,
+        scenario: Scenario, subject: ConformanceSubject, backend: ScenarioBackend = .model, sink: (any InteractionSink)? = nil,
         exclusions: TrackingExclusions = .standard, pathStyle: ViewPathStyle = .slash
     ) throws {
         self.scenario = scenario
         self.subject = subject
-        app = try SampleApp()
+        self.backend = backend
+        app = try SampleApp(host: try ReferenceHost(runtime: backend.makeRuntime()))
         app.log.keepsCalls = true
         self.sink = RecordingSink(log: app.log)
         context = InteractionContext(sink: sink ?? self.sink, pathStyle: pathStyle, exclusions: exclusions)
@@ -53,7 +57,7 @@ public final class ScenarioRun: @unchecked Sendable {
     public func variant(
         sink: (any InteractionSink)? = nil, exclusions: TrackingExclusions = .standard, pathStyle: ViewPathStyle = .slash
     ) throws -> ScenarioRun {
-        try ScenarioRun(scenario: scenario, subject: subject, sink: sink, exclusions: exclusions, pathStyle: pathStyle)
+        try ScenarioRun(scenario: scenario, subject: subject, backend: backend, sink: sink, exclusions: exclusions, pathStyle: pathStyle)
     }
 
     /// Keeps `objects` alive until the run ends.

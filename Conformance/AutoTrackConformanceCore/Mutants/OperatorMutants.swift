@@ -81,14 +81,17 @@ public enum OperatorMutants {
     }
 
     /// Runs every operator against `subject` over `scenarios`.
-    public static func evaluate(_ subject: ConformanceSubject, scenarios: [Scenario] = ScenarioCatalog.all) -> [Result] {
-        MutationOperator.all.map { evaluate(subject, $0, scenarios: scenarios) }
+    public static func evaluate(_ subject: ConformanceSubject, scenarios: [Scenario] = ScenarioCatalog.all, backend: ScenarioBackend = .model) -> [Result] {
+        MutationOperator.all.map { evaluate(subject, $0, scenarios: scenarios, backend: backend) }
     }
 
     /// Runs one operator against `subject` over `scenarios`.
-    public static func evaluate(_ subject: ConformanceSubject, _ mutationOperator: MutationOperator, scenarios: [Scenario] = ScenarioCatalog.all) -> Result {
+    public static func evaluate(
+        _ subject: ConformanceSubject, _ mutationOperator: MutationOperator, scenarios: [Scenario] = ScenarioCatalog.all,
+        backend: ScenarioBackend = .model
+    ) -> Result {
         let fires = FireCounter()
-        let report = Conformance.evaluate(mutant(of: subject, mutationOperator, fires: fires), scenarios: scenarios)
+        let report = Conformance.evaluate(mutant(of: subject, mutationOperator, fires: fires), scenarios: scenarios, backend: backend)
         let argued = arguedEquivalences.first { $0.operator == mutationOperator.description && subject.name.hasPrefix($0.hookPrefix) }
         let killedBy = report.failedScenarioIDs
         return Result(

@@ -13,6 +13,11 @@ extension Runtime {
         meta.superclassStorage = root
         root.state = .registered
         meta.state = .registered
+        if let engine {
+            (root.twin, meta.twin) = engine.makeRootClass(named: name, isProxy: name == "NSProxy")
+            engine.adopt(root)
+            engine.adopt(meta)
+        }
         withLock { registry in
             registry.classesByName[name] = root
             registry.allClasses += [root, meta]
@@ -33,6 +38,11 @@ extension Runtime {
             let meta = RuntimeClass(name: name, superclass: superMeta, isMetaclass: true, runtime: self, isa: rootMeta)
             let cls = RuntimeClass(name: name, superclass: superclass, isMetaclass: false, runtime: self, isa: meta)
             meta.setInstanceClass(cls)
+            if let engine {
+                (cls.twin, meta.twin) = engine.allocateClassPair(superclass: superclass.twin, named: name)
+                engine.adopt(cls)
+                engine.adopt(meta)
+            }
             superclass.subclassList.append(.init(value: cls))
             superMeta.subclassList.append(.init(value: meta))
             registry.classesByName[name] = cls
@@ -48,6 +58,7 @@ extension Runtime {
             case .allocated:
                 cls.state = .registered
                 cls.metaclass.state = .registered
+                engine?.registerClassPair(cls.twin)
             case .registered: throw .classAlreadyRegistered(cls.name)
             case .disposed: throw .classDisposed(cls.name)
             }
@@ -139,6 +150,7 @@ extension Runtime {
                 cls.liveInstances.add(1, ordering: .relaxed)
             }
             object.setIsa(cls)
+            if let engine, object.twin != 0 { engine.setClass(of: object.twin, to: cls.twin) }
             return previous
         }
     }

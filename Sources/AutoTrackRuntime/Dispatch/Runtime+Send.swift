@@ -20,6 +20,7 @@ extension Runtime {
         _ receiver: RuntimeObject?, _ selector: Selector, _ arguments: consuming MessageArguments = MessageArguments()
     ) throws(RuntimeError) -> RuntimeValue {
         guard receiver != nil else { return .void }
+        if let engine { return try dispatchReally(engine, receiver.unsafelyUnwrapped, selector, arguments, superFrom: nil) }
         return try dispatch(receiver.unsafelyUnwrapped, selector, arguments)
     }
 
@@ -47,6 +48,7 @@ extension Runtime {
         _ receiver: RuntimeObject, from staticClass: RuntimeClass, _ selector: Selector,
         _ arguments: consuming MessageArguments = MessageArguments()
     ) throws(RuntimeError) -> RuntimeValue {
+        if let engine { return try dispatchReally(engine, receiver, selector, arguments, superFrom: staticClass) }
         // A class's superclass is fixed when the class is allocated, so it is read
         // without the lock.
         guard let start = staticClass.superclassStorage else {
@@ -73,6 +75,9 @@ extension Runtime {
     /// only the superclass's cache, and neither it nor the runtime is retained for it
     /// (both live as long as the runtime; the message's runtime serves the slow paths).
     static func sendSuper(_ message: Message, from staticClass: RuntimeClass) throws(RuntimeError) -> RuntimeValue {
+        if let engine = message.runtime.engine {
+            return try message.runtime.dispatchReally(engine, message.receiver, message.selector, message.arguments, superFrom: staticClass)
+        }
         guard let start = staticClass.superclassOnSendPath else {
             return try message.runtime.forward(message.receiver, message.selector, message.arguments)
         }

@@ -14,6 +14,9 @@ open class RuntimeObject: @unchecked Sendable {
     let associationStorage = Mutex<[AssociationKey: Association]>([:])
     /// Instances keep their runtime alive; classes are owned by it.
     private let owningRuntime: Runtime?
+    /// The twin in the real runtime deciding dispatch (its address), or 0. For a class,
+    /// set once by its runtime before the class is published.
+    package internal(set) var twin: UInt = 0
 
     /// Creates an instance of `cls`, which must be registered; use
     /// ``Runtime/allocate(_:)`` for a checked creation.
@@ -21,6 +24,7 @@ open class RuntimeObject: @unchecked Sendable {
         isaStorage = Atomic(Unmanaged.passUnretained(cls))
         owningRuntime = cls.runtime
         cls.liveInstances.add(1, ordering: .relaxed)
+        if let engine = cls.runtime.engine { twin = engine.makeInstance(of: cls.twin, for: self) }
     }
 
     init(classObjectWithIsa isa: RuntimeClass?) {
@@ -29,7 +33,10 @@ open class RuntimeObject: @unchecked Sendable {
     }
 
     deinit {
-        if owningRuntime != nil { realClass.liveInstances.subtract(1, ordering: .relaxed) }
+        if let owningRuntime {
+            realClass.liveInstances.subtract(1, ordering: .relaxed)
+            if twin != 0 { owningRuntime.engine?.releaseInstance(twin) }
+        }
     }
 
     /// The real class (`object_getClass`): where method lookup starts. May differ from

@@ -31,6 +31,10 @@ public final class Runtime: Sendable {
 
     let registry = Mutex(Registry())
     private let dispatchChanges = Atomic<UInt64>(0)
+    /// The real runtime deciding dispatch, when there is one (see ``DispatchEngine``).
+    let engine: (any DispatchEngine)?
+    /// Sends where the model and the real runtime chose differently.
+    let divergenceLog = Mutex<[DispatchDivergence]>([])
 
     deinit {
         withLock { registry in
@@ -39,7 +43,15 @@ public final class Runtime: Sendable {
     }
 
     /// Creates a runtime with the two root classes registered.
-    public init() {
+    public convenience init() {
+        self.init(engine: nil)
+    }
+
+    /// Creates a runtime whose dispatch `engine` decides, when given: its classes,
+    /// methods and objects get twins in a real Objective-C runtime, and every send runs
+    /// what the real runtime looks up (checked against the model's own lookup).
+    package init(engine: (any DispatchEngine)?) {
+        self.engine = engine
         let root = makeRootClass(named: "NSObject")
         let proxyRoot = makeRootClass(named: "NSProxy")
         withLock { registry in

@@ -62,6 +62,7 @@ extension Runtime {
             guard cls.ownMethods[selector] == nil else { return false }
             noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
+            engine?.addMethod(to: cls.twin, selector: selector, implementation: implementation, types: types)
             let method = RuntimeMethod(selector: selector, typeEncoding: types, implementation: implementation, owner: cls)
             cls.ownMethods[selector] = method
             cls.ownMethodOrder.append(selector)
@@ -82,8 +83,10 @@ extension Runtime {
             noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
             if let existing = cls.ownMethods[selector] {
+                engine?.setImplementation(of: selector, in: cls.twin, to: implementation)
                 return existing.exchangeImplementation(with: implementation)
             }
+            engine?.addMethod(to: cls.twin, selector: selector, implementation: implementation, types: types)
             let method = RuntimeMethod(selector: selector, typeEncoding: types, implementation: implementation, owner: cls)
             cls.ownMethods[selector] = method
             cls.ownMethodOrder.append(selector)
@@ -100,6 +103,7 @@ extension Runtime {
         withLock { _ in
             guard first !== second else { return }
             noteDispatchChange()
+            engine?.exchangeImplementations(first.selector, in: first.owner.twin, second.selector, in: second.owner.twin)
             let firstImplementation = first.implementation
             let secondImplementation = first.exchangeImplementation(with: second.implementation)
             _ = second.exchangeImplementation(with: firstImplementation)
@@ -114,6 +118,7 @@ extension Runtime {
         withLock { registry in
             noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
+            engine?.setImplementation(of: method.selector, in: method.owner.twin, to: implementation)
             return method.exchangeImplementation(with: implementation)
         }
     }

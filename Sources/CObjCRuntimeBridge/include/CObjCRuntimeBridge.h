@@ -207,6 +207,41 @@ void atr_setTrampolineHandler(ATTrampolineHandler _Nullable handler);
 /** The trampoline of `slot`, or NULL outside 0 ..< ATR_TRAMPOLINES. */
 ATImplementation _Nullable atr_trampoline(int slot);
 
+/* Closures: an IMP of its own for each implementation of a mirrored runtime, made with
+   libffi for the method's type encoding, so native code can call it with the C calling
+   convention of that encoding. Every argument reaches the handler as 64 bits (an
+   integer, a pointer, or a double's bits) with its kind; the handler writes the result
+   the same way. */
+
+/** What every closure calls: its context, the number of arguments (the receiver and
+    selector included), their kinds (one character each: `@ # : ^ c C s S i I l L q Q f d`;
+    `?` for a block) and values, the return kind (`v` for none) and where to put the
+    result. */
+typedef void (*ATClosureHandler)(void *_Nullable context, int count, const char *_Nonnull kinds,
+                                 const uint64_t *_Nonnull arguments, char returnKind, uint64_t *_Nonnull result);
+/** Sets the handler every closure calls. */
+void atr_setClosureHandler(ATClosureHandler _Nullable handler);
+/** A new IMP for methods of encoding `types` that calls the handler with `context`, or
+    NULL when the encoding takes what closures cannot pass (a struct by value). Never
+    freed: an IMP may stay in a method list for the process's life. */
+ATImplementation _Nullable atr_makeClosure(const char *_Nonnull types, void *_Nullable context);
+/** The context `atr_makeClosure` gave `imp`, or NULL when `imp` is not a closure. */
+void *_Nullable atr_closureContext(ATImplementation _Nullable imp);
+/** `objc_msg_lookup`: the IMP a send of `selector` to `receiver` (an object or a class)
+    runs, the forwarding entry when nothing implements it. */
+ATImplementation _Nullable atr_messageLookup(ATObjectRef _Nonnull receiver, ATSelectorRef _Nonnull selector);
+/** `objc_msg_lookup_super` from `superclass`, which must implement `selector`. */
+ATImplementation _Nullable atr_superLookupImplemented(ATObjectRef _Nonnull receiver, ATClassRef _Nonnull superclass, ATSelectorRef _Nonnull selector);
+/** `class_respondsToSelector`. */
+bool atr_classResponds(ATClassRef _Nonnull cls, ATSelectorRef _Nonnull selector);
+/** `[cls alloc]` (NSObject's and NSProxy's), owned by the caller. */
+ATObjectRef _Nullable atr_alloc(ATClassRef _Nonnull cls);
+/** Sends `selector` with up to four integer or pointer arguments from native code, as a
+    compiled call would (`objc_msg_lookup`, then the IMP), catching what it raises. */
+ATSendResult atr_sendNative(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector, uintptr_t first, uintptr_t second);
+/** Sends a method taking a double and returning a double, from native code. */
+double atr_sendNativeDouble(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector, double argument);
+
 /* The app's own classes (compiled from Objective-C): ATAppTable, ATAppDelegate,
    ATAppDelegateSubclass (its override calls super), ATAppViewController, ATAppObserver.
    Their methods write to the app log. */

@@ -1,0 +1,154 @@
+import AutoTrackConformanceCore
+import AutoTrackHooks
+import AutoTrackInterception
+import AutoTrackObjCBackend
+import AutoTrackReferenceUI
+import AutoTrackRuntime
+import CObjCRuntimeBridge
+import Testing
+
+/// The reference host and the built-in hooks on a runtime whose dispatch GCC's libobjc
+/// decides.
+@Suite("Mirrored runtime")
+struct MirroredRuntimeTests {
+    static let objc = ScenarioBackend(name: "objc") { MirroredRuntime.make() }
+
+    /// The address of the IMP a real send of `selector` to `object` runs.
+    static func realIMP(_ object: RuntimeObject, _ selector: String) throws -> UInt {
+        let real = try #require(MirroredRuntime.realObject(of: object))
+        let imp = try #require(atr_messageLookup(OpaquePointer(bitPattern: real.address)!, atr_selector(selector)))
+        return UInt(bitPattern: unsafeBitCast(imp, to: Int.self))
+    }
+
+    @Test("the host's classes are real classes, under a per-runtime root below GNUstep's NSObject")
+    func classesAreReal() throws {
+        let host = try ReferenceHost(runtime: MirroredRuntime.make())
+        let button = try #require(host.runtime.lookUpClass("UIButton"))
+        let real = try #require(MirroredRuntime.realClass(of: button))
+        #expect(real.description.hasSuffix("_UIButton"))
+        var names: [String] = []
+        var current: ObjCClass? = real
+        while let cls = current {
+            names.append(cls.description)
+            current = ObjCRuntime.shared.superclass(of: cls)
+        }
+        #expect(names.map { $0.split(separator: "_", maxSplits: 1).last.map(String.init) ?? $0 }
+            == ["UIButton", "UIControl", "UIView", "UIResponder", "NSObject", "NSObject"])
+        #expect(names.last == "NSObject")
+        #expect(host.runtime.hasRealDispatch)
+        #expect(!(try ReferenceHost()).runtime.hasRealDispatch)
+    }
+
+    @Test("an exchange made through the model is made on the real classes: the real lookup finds the other IMP")
+    func exchangeReachesTheRealRuntime() throws {
+        let runtime = MirroredRuntime.make()
+        let cls = try runtime.defineClass("Widget", methods: [
+            ("first", "q@:", Implementation("first") { _ in .int(1) }),
+            ("second", "q@:", Implementation("second") { _ in .int(2) }),
+        ])
+        let widget = try runtime.allocate(cls)
+        let before = (try Self.realIMP(widget, "first"), try Self.realIMP(widget, "second"))
+        runtime.exchangeImplementations(try #require(runtime.method("first", in: cls)), try #require(runtime.method("second", in: cls)))
+        #expect(try Self.realIMP(widget, "first") == before.1)
+        #expect(try Self.realIMP(widget, "second") == before.0)
+        #expect(try runtime.send(widget, "first").intValue == 2)
+        #expect(runtime.dispatchDivergences.isEmpty)
+    }
+
+    @Test("a send runs what the real runtime chose — a change made behind the model's back is run, and reported")
+    func realRuntimeDecides() throws {
+        let runtime = MirroredRuntime.make()
+        let cls = try runtime.defineClass("Widget", methods: [
+            ("first", "q@:", Implementation("-[Widget first]") { _ in .int(1) }),
+            ("second", "q@:", Implementation("-[Widget second]") { _ in .int(2) }),
+        ])
+        let widget = try runtime.allocate(cls)
+        #expect(try runtime.send(widget, "first").intValue == 1)
+        // Exchange on the real runtime only: the model's tables still say `first` → 1.
+        let real = try #require(MirroredRuntime.realClass(of: cls))
+        let objc = ObjCRuntime.shared
+        objc.exchangeImplementations(try #require(objc.ownMethod(named: "first", in: real)), try #require(objc.ownMethod(named: "second", in: real)))
+        #expect(try runtime.send(widget, "first").intValue == 2)
+        let divergence = try #require(runtime.dispatchDivergences.first)
+        #expect(divergence.send == "-[Widget first]")
+        #expect(divergence.model == "-[Widget first]")
+        #expect(divergence.real == "-[Widget second]")
+    }
+
+    @Test("super sends are looked up by the real runtime from the static class")
+    func superSends() throws {
+        let runtime = MirroredRuntime.make()
+        let base = try runtime.defineClass("Base", methods: [("value", "q@:", Implementation("-[Base value]") { _ in .int(10) })])
+        let holder = ClassHolder()
+        let sub = try runtime.defineClass("Sub", superclass: base, methods: [
+            ("value", "q@:", Implementation("-[Sub value]") { message throws(RuntimeError) in
+                .int((try message.sendSuper(from: holder.cls!).intValue ?? 0) + 1)
+            }),
+        ])
+        holder.cls = sub
+        let object = try runtime.allocate(sub)
+        #expect(try runtime.send(object, "value").intValue == 11)
+        #expect(runtime.dispatchDivergences.isEmpty)
+    }
+
+    @Test("native code calling a mirrored object's method runs its Swift implementation, arguments and result marshalled")
+    func nativeCallsReachTheImplementation() throws {
+        let runtime = MirroredRuntime.make()
+        let seen = SeenArguments()
+        let cls = try runtime.defineClass("Adder", methods: [
+            ("add:to:", "q@:q@", Implementation("-[Adder add:to:]") { message throws(RuntimeError) in
+                seen.record(try message.argument(at: 0).intValue ?? -1, try message.object(at: 1))
+                return .int((try message.argument(at: 0).intValue ?? 0) + 100)
+            }),
+            ("half:", "d@:d", Implementation("-[Adder half:]") { message throws(RuntimeError) in
+                guard case .double(let value) = try message.argument(at: 0) else { return .double(-1) }
+                return .double(value / 2)
+            }),
+        ])
+        let adder = try runtime.allocate(cls)
+        let other = try runtime.allocate(cls)
+        let receiver = OpaquePointer(bitPattern: try #require(MirroredRuntime.realObject(of: adder)).address)!
+        let argument = try #require(MirroredRuntime.realObject(of: other)).address
+        let result = atr_sendNative(receiver, atr_selector("add:to:"), 23, argument)
+        #expect(!result.raised)
+        #expect(result.value == 123)
+        #expect(seen.number == 23)
+        #expect(seen.object === other)
+        #expect(atr_sendNativeDouble(receiver, atr_selector("half:"), 5) == 2.5)
+    }
+
+    @Test("the catalog on real dispatch: every built-in hook passes every scenario, no send diverging from the model",
+          arguments: BuiltInHooks.all().map(\.name))
+    func catalog(hookName: String) throws {
+        let hook = try #require(BuiltInHooks.all().first { $0.name == hookName })
+        let report = Conformance.evaluate(ConformanceSubject(any: hook), backend: Self.objc)
+        #expect(report.backend == "objc")
+        #expect(report.outcomes.count == ScenarioCatalog.all.filter { $0.applies(to: hook.point) }.count)
+        #expect(report.passed, "\(report.table)")
+    }
+}
+
+/// The class a `super` call is compiled in, set after the class is made.
+private final class ClassHolder: @unchecked Sendable {
+    // Safe: written once before any send, read by sends on the test's thread.
+    var cls: RuntimeClass?
+}
+
+/// What a native call handed an implementation.
+private final class SeenArguments: @unchecked Sendable {
+    // Safe: written by the one native call, read after it returns, on the test's thread.
+    var number = 0
+    var object: RuntimeObject?
+    func record(_ number: Int, _ object: RuntimeObject?) {
+        self.number = number
+        self.object = object
+    }
+}
+
+extension RuntimeValue {
+    /// The integer, if this is `.int`.
+    var intValue: Int? {
+        if case .int(let value) = self { return value }
+        return nil
+    }
+}
