@@ -56,3 +56,49 @@ import Testing
             arguments: ["-c", "echo 'violations []'"])
     }
 }
+
+/// Many scenarios of one subject in as few children as possible: a child that dies costs
+/// the scenario it was running, and a new child goes on with the rest.
+@Suite struct IsolatedCatalogTests {
+    /// A child standing in for a test tool: runs the ids it is given, crashing (or
+    /// hanging, or leaving) at `stopAt`.
+    static func run(stopAt: String, how: String, deadline: Double = 10) throws -> IsolatedCatalog.Result {
+        let script = """
+            for id in "$@"; do
+              echo "running $id"
+              if [ "$id" = "\(stopAt)" ]; then echo "transcript: inside $id"; \(how); fi
+              echo "outcome {\\"scenarioID\\":\\"$id\\",\\"title\\":\\"t\\",\\"violations\\":[]}"
+            done
+            echo "fires 2"
+            """
+        return try IsolatedCatalog.run(
+            subject: "hook", point: "send-action", scenarios: ["A", "B", "C"].map { ($0, "title \($0)", "failure \($0)") }, backend: "objc",
+            executable: IsolatedScenarioTests.shell, deadline: deadline
+        ) { ids in ["-c", script, "sh"] + ids }
+    }
+
+    @Test("a crash costs the scenario it hit: its violation carries the signal and its transcript; the others run")
+    func crashCostsOneScenario() throws {
+        let result = try Self.run(stopAt: "B", how: "kill -SEGV $$")
+        #expect(result.report.outcomes.map(\.scenarioID) == ["A", "B", "C"])
+        #expect(result.report.outcomes.map(\.passed) == [true, false, true])
+        let violation = try #require(result.report.outcomes[1].violations.first)
+        #expect(violation.rule == .failOpen)
+        #expect(violation.observed == "SIGSEGV (signal 11)")
+        #expect(violation.transcript.first == "inside B")
+        #expect(violation.failure == "failure B")
+        #expect(result.deaths == 1)
+        #expect(result.fires == 2)
+        #expect(result.report.backend == "objc")
+    }
+
+    @Test("a hang past the deadline, and a child leaving early, cost one scenario each")
+    func hangAndEarlyExit() throws {
+        let hung = try Self.run(stopAt: "A", how: "exec sleep 5", deadline: 0.5)
+        #expect(hung.report.outcomes.map(\.passed) == [false, true, true])
+        #expect(hung.report.outcomes[0].violations.first?.observed.contains("no answer within 0.5 s") == true)
+        let left = try Self.run(stopAt: "C", how: "exit 0")
+        #expect(left.report.outcomes.map(\.passed) == [true, true, false])
+        #expect(left.report.outcomes[2].violations.first?.observed == "exited before finishing")
+    }
+}

@@ -92,12 +92,23 @@ public enum OperatorMutants {
     ) -> Result {
         let fires = FireCounter()
         let report = Conformance.evaluate(mutant(of: subject, mutationOperator, fires: fires), scenarios: scenarios, backend: backend)
+        return result(of: subject, mutationOperator, report: report, fires: fires.total)
+    }
+
+    /// What `report` — of `subject` with `mutationOperator` applied, run wherever (a
+    /// child process, another backend) — and the defect's `fires` come to.
+    public static func result(of subject: ConformanceSubject, _ mutationOperator: MutationOperator, report: ConformanceReport, fires: Int) -> Result {
         let argued = arguedEquivalences.first { $0.operator == mutationOperator.description && subject.name.hasPrefix($0.hookPrefix) }
         let killedBy = report.failedScenarioIDs
         return Result(
             mutant: "mutant/\(mutationOperator)/\(subject.name)", mutationOperator: mutationOperator.description, hook: subject.name,
-            point: subject.point.rawValue, killedBy: killedBy, fires: fires.total,
-            equivalence: killedBy.isEmpty ? (fires.total == 0 ? "never fired: the hook never takes this path" : argued?.reason) : nil)
+            point: subject.point.rawValue, killedBy: killedBy, fires: fires,
+            equivalence: killedBy.isEmpty ? (fires == 0 ? "never fired: the hook never takes this path" : argued?.reason) : nil)
+    }
+
+    /// The operator named `name` (e.g. `record-after-original`), or `nil`.
+    public static func mutationOperator(named name: String) -> MutationOperator? {
+        MutationOperator.all.first { $0.description == name }
     }
 
     /// The mutation score per operator and per point, as text.

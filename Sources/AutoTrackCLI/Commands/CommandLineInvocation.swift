@@ -23,6 +23,7 @@ enum CommandLineInvocation {
     case oracle(OracleCommand)
     case oracleWorker(OracleWorkerCommand)
     case objcScenario(ObjCScenarioCommand)
+    case mirroredCatalog(MirroredCatalogCommand)
     case queueWriter(QueueWriterCommand)
     case trackStress(TrackStressCommand)
     case inspect(InspectCommand)
@@ -143,6 +144,9 @@ enum CommandLineInvocation {
                 throw UsageError(message: "'objc-scenario' needs --subject S and --scenario ID")
             }
             self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario, operatorName: values["--operator"]))
+        case "mirrored-catalog":
+            guard let subject = values["--subject"] else { throw UsageError(message: "'mirrored-catalog' needs --subject S") }
+            self = .mirroredCatalog(MirroredCatalogCommand(subject: subject, operatorName: values["--operator"], scenarioIDs: values.all("--scenario")))
         case "oracle-worker":
             guard let programs = Int(values["--programs"] ?? ""), let seed = UInt64(values["--seed"] ?? "") else {
                 throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")
@@ -181,6 +185,8 @@ enum CommandLineInvocation {
         case .oracleWorker(let command):
             return try command.run()
         case .objcScenario(let command):
+            return try command.run()
+        case .mirroredCatalog(let command):
             return try command.run()
         case .queueWriter(let command):
             return try command.run()

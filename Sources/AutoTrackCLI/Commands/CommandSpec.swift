@@ -178,6 +178,14 @@ struct CommandSpec: Sendable {
             ],
             example: "autotrack objc-scenario --subject objc-delegate-selection-dynamic-subclass --scenario ODS-3", isHidden: true),
         CommandSpec(
+            name: "mirrored-catalog", summary: "Test helper: scenarios of one subject on the real runtime in this process.",
+            options: [
+                Option(name: "--subject", value: "S", help: "the hook or hand-written mutant"),
+                Option(name: "--operator", value: "NAME", help: "a mutation operator to apply"),
+                Option(name: "--scenario", value: "ID", help: "a scenario to run", repeatable: true),
+            ],
+            example: "autotrack mirrored-catalog --subject send-action/control --scenario SA-01", isHidden: true),
+        CommandSpec(
             name: "oracle-worker", summary: "Test helper: one batch of the differential oracle in this process.",
             options: [
                 Option(name: "--programs", value: "N", help: "how many"), Option(name: "--seed", value: "S", help: "the first seed"),

@@ -55,19 +55,38 @@ struct ConformanceCommand {
         return status
     }
 
-    /// The real-runtime catalog (delegate selection), each scenario in a child process.
+    /// The real runtime: the whole catalog with the built-in hooks on mirrored runtimes,
+    /// then the scenarios on the app's own compiled classes with the hooks built for
+    /// them; each in child processes.
     private func runOnRealRuntime() throws -> ([ConformanceReport], Int32) {
         guard ObjCConformance.isAvailable else {
             print(OracleCommand.unavailable)
             return ([], 1)
         }
+        var reports: [ConformanceReport] = []
+        var status: Int32 = 0
+        let catalogIDs = scenarioIDs.filter { ScenarioCatalog.scenario($0) != nil }
+        if scenarioIDs.isEmpty || !catalogIDs.isEmpty {
+            let (mirrored, mirroredStatus) = mutants
+                ? try MirroredCatalog.evaluateMutants(point: point, scenarioIDs: catalogIDs)
+                : try MirroredCatalog.evaluateBuiltIns(point: point, scenarioIDs: catalogIDs)
+            reports += mirrored
+            status = max(status, mirroredStatus)
+        }
+        let (compiled, compiledStatus) = try runOnCompiledClasses()
+        return (reports + compiled, max(status, compiledStatus))
+    }
+
+    /// The scenarios on the app's classes compiled from Objective-C, with the hooks built
+    /// for the real runtime, each scenario in a child process.
+    private func runOnCompiledClasses() throws -> ([ConformanceReport], Int32) {
         let scenarioIDs = self.scenarioIDs.filter { id in ObjCConformance.scenarios.contains { $0.id == id } }
         guard self.scenarioIDs.isEmpty || !scenarioIDs.isEmpty else { return ([], 0) }
         let reports = try ObjCConformance.evaluate(mutants: mutants, scenarioIDs: scenarioIDs)
             .filter { point == nil || $0.point == point?.rawValue }
         print(mutants
-            ? "\nOn the real runtime (objc: GCC libobjc + GNUstep Base), the deliberately broken hook (FAIL = caught; each scenario in its own process)"
-            : "\nOn the real runtime (objc: GCC libobjc + GNUstep Base), each scenario in its own process")
+            ? "\nOn the app's compiled classes (objc: GCC libobjc + GNUstep Base), the deliberately broken hooks (FAIL = caught; each scenario in its own process)"
+            : "\nOn the app's compiled classes (objc: GCC libobjc + GNUstep Base), the hooks built for the real runtime, each scenario in its own process")
         for report in reports { print(report.table) }
         if mutants {
             // Each deliberately broken hook must be caught by the scenarios that name it.
