@@ -5,6 +5,7 @@ import AutoTrackObjCBackend
 import AutoTrackReferenceUI
 import AutoTrackRuntime
 import CObjCRuntimeBridge
+import Foundation
 import Testing
 
 /// The reference host and the built-in hooks on a runtime whose dispatch GCC's libobjc
@@ -117,14 +118,38 @@ struct MirroredRuntimeTests {
         #expect(atr_sendNativeDouble(receiver, atr_selector("half:"), 5) == 2.5)
     }
 
+    /// Set in a child process of this test binary: the hook whose scenarios it runs.
+    static let childSubject = "AUTOTRACK_MIRRORED_CATALOG_SUBJECT"
+    /// Set in a child process: the scenario ids it runs, comma-separated.
+    static let childScenarios = "AUTOTRACK_MIRRORED_CATALOG_SCENARIOS"
+
     @Test("the catalog on real dispatch: every built-in hook passes every scenario, no send diverging from the model",
           arguments: BuiltInHooks.all().map(\.name))
     func catalog(hookName: String) throws {
+        // Each hook in a child process of this test binary, as `autotrack conformance
+        // --backend objc` runs them: the real runtime never forgets a class, and its
+        // registrations and implementation changes walk every class it has.
+        guard ProcessInfo.processInfo.environment[Self.childSubject] == nil else { return }
         let hook = try #require(BuiltInHooks.all().first { $0.name == hookName })
-        let report = Conformance.evaluate(ConformanceSubject(any: hook), backend: Self.objc)
-        #expect(report.backend == "objc")
-        #expect(report.outcomes.count == ScenarioCatalog.all.filter { $0.applies(to: hook.point) }.count)
-        #expect(report.passed, "\(report.table)")
+        let scenarios = ScenarioCatalog.all.filter { $0.applies(to: hook.point) }
+        let result = try IsolatedCatalog.run(
+            subject: hook.name, point: hook.point.rawValue, scenarios: scenarios.map { ($0.id, $0.title, $0.failure) }, backend: "objc",
+            environment: { ids in [Self.childSubject: hook.name, Self.childScenarios: ids.joined(separator: ",")] }, deadline: 600
+        ) { _ in
+            ["--testing-library", "swift-testing", "--filter", "MirroredRuntimeTests/catalogChild"]
+        }
+        #expect(result.report.outcomes.count == scenarios.count)
+        #expect(result.deaths == 0)
+        #expect(result.report.passed, "\(result.report.table)")
+    }
+
+    @Test("(the child side of the catalog test: runs nothing unless started by it)")
+    func catalogChild() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let name = environment[Self.childSubject], let hook = BuiltInHooks.all().first(where: { $0.name == name }) else { return }
+        let ids = Set((environment[Self.childScenarios] ?? "").split(separator: ",").map(String.init))
+        try IsolatedCatalog.runChild(
+            ConformanceSubject(any: hook), scenarios: ScenarioCatalog.all.filter { ids.contains($0.id) }, backend: Self.objc)
     }
 }
 

@@ -62,14 +62,19 @@ public struct ChildProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     }
 
-    /// Runs `executable` (by default this program) with `arguments`, calling `onLine` for each line of standard
-    /// output as it arrives, and kills it (SIGKILL) after `deadline` seconds.
+    /// Runs `executable` (by default this program) with `arguments` — and `environment`
+    /// added to this process's — calling `onLine` for each line of standard output as it
+    /// arrives, and kills it (SIGKILL) after `deadline` seconds.
     public static func run(
-        _ arguments: [String], executable: URL = currentExecutable, deadline: Double, onLine: (String) -> Void = { _ in }
+        _ arguments: [String], executable: URL = currentExecutable, environment: [String: String] = [:], deadline: Double,
+        onLine: (String) -> Void = { _ in }
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -10,6 +10,7 @@ public import Foundation
 /// The child speaks a line protocol on standard output, written at once so that it
 /// survives a crash: `running <id>` before each scenario, `outcome <JSON>` after it
 /// (``ScenarioOutcome``), and `fires <n>` at the end (how many times a mutation fired).
+/// Children may run the ids they are given in any order.
 ///
 /// ```swift
 /// // In the child (a subcommand of your tool, given the ids to run):
@@ -51,27 +52,32 @@ public enum IsolatedCatalog {
     /// Parent side: runs `scenarios` (whose ids and titles it knows) in children whose
     /// arguments `arguments` gives for the ids still to run; returns the report.
     /// - Parameters:
+    ///   - environment: variables added to the environment of the child that runs the
+    ///     given ids (a test binary reads its work there).
     ///   - deadline: seconds one child may take before it is killed.
     public static func run(
         subject: String, point: String, scenarios: [(id: String, title: String, failure: String)], backend: String,
-        executable: URL = ChildProcess.currentExecutable, deadline: Double = 300, arguments: ([String]) -> [String]
+        executable: URL = ChildProcess.currentExecutable, environment: ([String]) -> [String: String] = { _ in [:] }, deadline: Double = 300,
+        arguments: ([String]) -> [String]
     ) throws -> Result {
         var outcomes: [ScenarioOutcome] = []
         var remaining = scenarios
         var fires = 0, deaths = 0
         let decoder = JSONDecoder()
         while !remaining.isEmpty {
-            let child = try ChildProcess.run(arguments(remaining.map(\.id)), executable: executable, deadline: deadline)
-            var finished = 0
+            let ids = remaining.map(\.id)
+            let child = try ChildProcess.run(arguments(ids), executable: executable, environment: environment(ids), deadline: deadline)
+            var finished: Set<String> = []
             var running: String?
             var transcript: [String] = []
             for line in child.lines {
                 if line.hasPrefix("running ") {
                     running = String(line.dropFirst(8))
                     transcript = []
-                } else if line.hasPrefix("outcome "), let outcome = try? decoder.decode(ScenarioOutcome.self, from: Data(line.dropFirst(8).utf8)) {
+                } else if line.hasPrefix("outcome "), let outcome = try? decoder.decode(ScenarioOutcome.self, from: Data(line.dropFirst(8).utf8)),
+                          remaining.contains(where: { $0.id == outcome.scenarioID }), !finished.contains(outcome.scenarioID) {
                     outcomes.append(outcome)
-                    finished += 1
+                    finished.insert(outcome.scenarioID)
                     running = nil
                 } else if line.hasPrefix("fires ") {
                     fires += Int(line.dropFirst(6)) ?? 0
@@ -79,19 +85,22 @@ public enum IsolatedCatalog {
                     transcript.append(String(line.dropFirst(12)))
                 }
             }
-            remaining.removeFirst(min(finished, remaining.count))
+            remaining.removeAll { finished.contains($0.id) }
             guard !remaining.isEmpty else { break }
             // The child stopped before the end: the scenario it was running (or, if it
             // said nothing, the next one) takes the blame, and the rest go on.
             deaths += 1
-            let culprit = remaining.removeFirst()
-            if let running, running != culprit.id { transcript.append("(the child said it was running \(running))") }
+            let blamed = remaining.firstIndex { $0.id == running } ?? remaining.startIndex
+            let culprit = remaining.remove(at: blamed)
             let termination = child.termination == .exited(0) ? "exited before finishing" : child.termination.description
             let violation = Violation(
                 scenarioID: culprit.id, rule: .failOpen, measure: "the app's process", expected: "keeps running", observed: termination,
                 failure: culprit.failure, transcript: transcript + child.errorOutput.split(separator: "\n").prefix(6).map(String.init))
             outcomes.append(ScenarioOutcome(scenarioID: culprit.id, title: culprit.title, violations: [violation], error: nil))
         }
+        // In the order the scenarios were given, whatever order children ran them in.
+        let order = Dictionary(uniqueKeysWithValues: scenarios.enumerated().map { ($1.id, $0) })
+        outcomes.sort { order[$0.scenarioID, default: .max] < order[$1.scenarioID, default: .max] }
         return Result(report: ConformanceReport(subject: subject, point: point, outcomes: outcomes, backend: backend), fires: fires, deaths: deaths)
     }
 }
