@@ -105,14 +105,26 @@ public final class ObjCRuntime: RuntimeOperations {
     /// `class_getSuperclass`.
     public func superclass(of cls: ObjCClass) -> ObjCClass? { atr_superclass(cls.pointer).map(wrap) }
 
-    /// `class_getInstanceMethod`.
+    /// `class_getInstanceMethod`; `nil` for a class pair not registered yet (GCC's
+    /// lookup crashes on one, and lists its methods under their selectors only once it
+    /// is registered).
     public func method(named selector: String, in cls: ObjCClass) -> ObjCMethod? {
-        atr_instanceMethod(cls.pointer, atr_selector(selector)).flatMap { wrap($0, foundFrom: cls) }
+        guard isRegistered(cls) else { return nil }
+        return atr_instanceMethod(cls.pointer, atr_selector(selector)).flatMap { wrap($0, foundFrom: cls) }
     }
 
-    /// The method in `cls`'s own method list (`class_copyMethodList`, filtered).
+    /// The method in `cls`'s own method list (`class_copyMethodList`, filtered); `nil`
+    /// for a class pair not registered yet, as ``method(named:in:)``.
     public func ownMethod(named selector: String, in cls: ObjCClass) -> ObjCMethod? {
-        atr_ownMethod(cls.pointer, atr_selector(selector)).flatMap { wrap($0, foundFrom: cls) }
+        guard isRegistered(cls) else { return nil }
+        return atr_ownMethod(cls.pointer, atr_selector(selector)).flatMap { wrap($0, foundFrom: cls) }
+    }
+
+    /// Whether `cls` (a class or a metaclass) is registered: `objc_lookUpClass` finds
+    /// it, or the class it is the metaclass of, under its name.
+    public func isRegistered(_ cls: ObjCClass) -> Bool {
+        guard let found = atr_lookUpClass(atr_className(cls.pointer)) else { return false }
+        return found.address == cls.address || atr_metaclass(found).address == cls.address
     }
 
     /// `method_getImplementation`.

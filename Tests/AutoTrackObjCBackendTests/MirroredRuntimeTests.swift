@@ -118,6 +118,17 @@ struct MirroredRuntimeTests {
         #expect(atr_sendNativeDouble(receiver, atr_selector("half:"), 5) == 2.5)
     }
 
+    @Test("every hand-written mutant is caught on real dispatch by the scenarios that name it")
+    func mutantsCaught() throws {
+        for mutant in Mutants.all {
+            let scenarios = mutant.caughtBy.compactMap(ScenarioCatalog.scenario)
+            #expect(scenarios.count == mutant.caughtBy.count)
+            let report = Conformance.evaluate(mutant.subject, scenarios: scenarios, backend: Self.objc)
+            #expect(Set(report.failedScenarioIDs) == Set(mutant.caughtBy), "\(mutant.subject.name)")
+            #expect(report.outcomes.allSatisfy { $0.error?.contains("different implementations") != true }, "\(mutant.subject.name)")
+        }
+    }
+
     /// Set in a child process of this test binary: the hook whose scenarios it runs.
     static let childSubject = "AUTOTRACK_MIRRORED_CATALOG_SUBJECT"
     /// Set in a child process: the scenario ids it runs, comma-separated.

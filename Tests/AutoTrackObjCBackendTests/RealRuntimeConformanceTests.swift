@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The real-runtime hooks (delegate selection, screen views) through `autotrack
-/// conformance --backend objc`: every scenario runs in a process of its own (hooks are
+/// conformance --backend objc --objc compiled` (the catalog on mirrored runtimes has its
+/// own tests): every scenario runs in a process of its own (hooks are
 /// process-wide, and a broken one crashes), so each outcome is that hook's alone.
 @Suite struct RealRuntimeConformanceTests {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("autotrack")
@@ -28,7 +29,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: json) }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["conformance", "--backend", "objc", "--json", json.path] + arguments
+        process.arguments = ["conformance", "--backend", "objc", "--objc", "compiled", "--json", json.path] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -211,3 +211,29 @@ import Testing
         #expect(notified.load(ordering: .relaxed) == 1, "objc4 and the model notify")
     }
 }
+
+/// The seventh difference, found by the mirrored runtime.
+@Suite struct UnregisteredClassMethodTests {
+    @Test("a method added to a class pair before registration: GCC lists it under its selector only once the class is registered (objc4 and the model at once), and its lookup crashes before")
+    func methodsOfAnAllocatedClass() throws {
+        let runtime = ObjCRuntime.shared
+        let selector = "differenceMethodBeforeRegistration"
+        let cls = try runtime.makeClassPair(superclass: runtime.rootClass, named: "RealRuntimeDifferenceUnregistered")
+        #expect(runtime.addMethod(to: cls, selector: selector, implementation: implementation(atr_oracleImplementation(1)), types: "q@:"))
+        #expect(!runtime.isRegistered(cls) && !runtime.isRegistered(runtime.metaclass(of: cls)))
+        #expect(atr_ownMethod(OpaquePointer(bitPattern: cls.address)!, atr_selector(selector)) == nil, "GCC: not listed under its selector yet")
+        // GCC's class_getInstanceMethod crashes on it; the backend answers nil (a typed
+        // error for MethodWrapper) instead.
+        #expect(runtime.method(named: selector, in: cls) == nil)
+        #expect(runtime.ownMethod(named: selector, in: cls) == nil)
+        try runtime.registerClass(cls)
+        #expect(runtime.isRegistered(cls) && runtime.isRegistered(runtime.metaclass(of: cls)))
+        #expect(runtime.method(named: selector, in: cls) != nil)
+        #expect(runtime.ownMethod(named: selector, in: cls) != nil, "GCC: listed once registered")
+
+        let model = Runtime()
+        let modelClass = try model.allocateClassPair(superclass: model.rootClass, name: "Unregistered")
+        model.addMethod(to: modelClass, Selector(selector), Implementation("one") { _ in .int(1) }, types: "q@:")
+        #expect(model.ownMethods(of: modelClass).map(\.selector.name) == [selector], "objc4 and the model: listed at once")
+    }
+}

@@ -73,7 +73,7 @@ public struct Violation: Hashable, Sendable, Codable, CustomStringConvertible {
 /// A conformance scenario: a real-world failure reproduced on the reference host,
 /// with the exact counts a correct hook must produce.
 ///
-/// Scenarios are values: ``ScenarioCatalog`` lists them, ``Conformance/evaluate(_:scenarios:)``
+/// Scenarios are values: ``ScenarioCatalog`` lists them, ``Conformance/evaluate(_:scenarios:backend:)``
 /// runs them against a ``ConformanceSubject``.
 public struct Scenario: Hashable, Sendable, Identifiable, CustomStringConvertible {
     /// The stable id: `SA-`, `GR-`, `AA-`, `DS-`, `SV-` or `GEN-` and a number.

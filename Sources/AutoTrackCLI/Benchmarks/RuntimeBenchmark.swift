@@ -17,8 +17,12 @@ struct RuntimeBenchmark {
         }
     }
 
-    private func measure() throws -> BenchmarkReport {
-        let runtime = Runtime()
+    /// The receivers of each dispatch situation, built in `runtime`.
+    struct Situations {
+        let plain, exchanged, subclassed, fastForwarder, slowForwarder: RuntimeObject
+    }
+
+    static func situations(in runtime: Runtime) throws -> Situations {
         let run: Selector = "run"
         let body = Implementation("-[Target run]") { _ in .int(1) }
         let target = try runtime.defineClass("Target", methods: [(run, "q@:", body), ("other", "q@:", Implementation("other") { _ in .int(1) })])
@@ -51,10 +55,13 @@ struct RuntimeBenchmark {
                 return .void
             }),
         ]))
+        return Situations(plain: plain, exchanged: exchanged, subclassed: subclassed, fastForwarder: fastForwarder, slowForwarder: slowForwarder)
+    }
 
-        let direct: @Sendable () -> Int = { 1 }
-        let opaqueDirect = Opaque(direct)
-        let calls = Self.callsPerRun
+    /// The measurements of each situation's send in `runtime`, names prefixed.
+    static func sends(in runtime: Runtime, prefix: String, calls: Int) throws -> [BenchmarkHarness.Variant] {
+        let receivers = try situations(in: runtime)
+        let run: Selector = "run"
         func sending(_ receiver: RuntimeObject, calls: Int) -> () -> Int {
             {
                 var total = 0
@@ -64,6 +71,21 @@ struct RuntimeBenchmark {
                 return total
             }
         }
+        return [
+            .init(name: "\(prefix)send, cached, no arguments", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.plain, calls: calls)),
+            .init(name: "\(prefix)send through an exchanged method", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.exchanged, calls: calls)),
+            .init(name: "\(prefix)send through a dynamic subclass", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.subclassed, calls: calls)),
+            .init(name: "\(prefix)send via forwardingTargetForSelector:", operationsPerRun: calls / 10, bytesPerRun: 0,
+                  body: sending(receivers.fastForwarder, calls: calls / 10)),
+            .init(name: "\(prefix)send via forwardInvocation:", operationsPerRun: calls / 20, bytesPerRun: 0,
+                  body: sending(receivers.slowForwarder, calls: calls / 20)),
+        ]
+    }
+
+    private func measure() throws -> BenchmarkReport {
+        let direct: @Sendable () -> Int = { 1 }
+        let opaqueDirect = Opaque(direct)
+        let calls = Self.callsPerRun
         let harness = BenchmarkHarness()
         let results = harness.measure([
             .init(name: "direct Swift closure call", operationsPerRun: calls, bytesPerRun: 0) {
@@ -72,14 +94,7 @@ struct RuntimeBenchmark {
                 for _ in 0..<calls { total &+= closure() }
                 return total
             },
-            .init(name: "send, cached, no arguments", operationsPerRun: calls, bytesPerRun: 0, body: sending(plain, calls: calls)),
-            .init(name: "send through an exchanged method", operationsPerRun: calls, bytesPerRun: 0, body: sending(exchanged, calls: calls)),
-            .init(name: "send through a dynamic subclass", operationsPerRun: calls, bytesPerRun: 0, body: sending(subclassed, calls: calls)),
-            .init(name: "send via forwardingTargetForSelector:", operationsPerRun: calls / 10, bytesPerRun: 0,
-                  body: sending(fastForwarder, calls: calls / 10)),
-            .init(name: "send via forwardInvocation:", operationsPerRun: calls / 20, bytesPerRun: 0,
-                  body: sending(slowForwarder, calls: calls / 20)),
-        ])
+        ] + (try Self.sends(in: Runtime(), prefix: "", calls: calls)))
         let plainSend = results[1].nanosecondsPerOperation
         var sections: [BenchmarkReport.Section] = [
             .init(title: "One message", unit: "call", results: results, baseline: "direct Swift closure call", showThroughput: false),
@@ -93,10 +108,26 @@ struct RuntimeBenchmark {
         if let real = Self.realRuntimeSection(calls: calls, harness: harness) {
             sections.append(real.section)
             context.append(real.summary)
+            let mirrored = try Self.mirroredSection(calls: calls, harness: harness, modelPlainSend: plainSend)
+            sections.append(mirrored.section)
+            context.append(mirrored.summary)
         } else {
             context.append("real runtime: not built in (see README: libobjc-12-dev, libgnustep-base-dev, libblocksruntime-dev)")
         }
         return BenchmarkReport(group: "runtime", context: context, sections: sections)
+    }
+
+    /// The model's situations on a mirrored runtime: the model's sends, each looked up
+    /// by the real runtime and checked against the model's lookup.
+    static func mirroredSection(calls: Int, harness: BenchmarkHarness, modelPlainSend: Double) throws -> (section: BenchmarkReport.Section, summary: String) {
+        #if AUTOTRACK_OBJC
+        let results = harness.measure(try sends(in: MirroredRuntime.make(), prefix: "mirrored: ", calls: calls))
+        let summary = String(format: "mirrored (real lookup, checked against the model's): plain send %.1f× the model's", results[0].nanosecondsPerOperation / modelPlainSend)
+        return (.init(title: "One message on a mirrored runtime (the model's sends, the real runtime's lookup)", unit: "call", results: results,
+                      baseline: "mirrored: send, cached, no arguments", showThroughput: false), summary)
+        #else
+        throw RuntimeError.exception(name: "unavailable", reason: "the real runtime is not built in")
+        #endif
     }
 
     /// The same situations on the real runtime (GCC libobjc + GNUstep Base), sent as

@@ -92,9 +92,16 @@ enum CommandLineInvocation {
                 }
                 backends = [backend]
             }
+            var objcParts = ConformanceCommand.ObjCPart.allCases
+            if let name = values["--objc"], name != "all" {
+                guard let part = ConformanceCommand.ObjCPart(rawValue: name) else {
+                    throw UsageError(message: "'--objc': unknown part '\(name)' (known: catalog, compiled, all)")
+                }
+                objcParts = [part]
+            }
             self = .conformance(ConformanceCommand(
                 jsonOutput: values["--json"], junitOutput: values["--junit"], mutants: values.has("--mutants"),
-                scenarioIDs: Set(scenarioIDs), point: point, backends: backends))
+                scenarioIDs: Set(scenarioIDs), point: point, backends: backends, objcParts: objcParts))
         case "demo":
             var format = CollectorWireFormat.sensorsForm
             if let name = values["--format"] {

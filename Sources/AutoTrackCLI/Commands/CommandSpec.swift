@@ -134,6 +134,8 @@ struct CommandSpec: Sendable {
                 Option(name: "--point", value: "P", help: "only hooks at this point (send-action, gesture, alert-action, delegate-selection, screen-view)"),
                 Option(name: "--mutants", value: nil, help: "run the mutants and print the mutation score per operator and point"),
                 Option(name: "--backend", value: "model|objc|all", help: "the runtime: the model, the real Objective-C runtime, or every one built in (default)"),
+                Option(name: "--objc", value: "catalog|compiled|all",
+                       help: "on the real runtime: the catalog with the built-in hooks, the scenarios on the app's compiled classes, or both (default)"),
             ],
             example: "swift run autotrack conformance --point delegate-selection --junit report.xml"),
         CommandSpec(

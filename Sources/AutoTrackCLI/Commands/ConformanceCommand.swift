@@ -15,6 +15,16 @@ struct ConformanceCommand {
     var point: InterceptionPoint?
     /// The runtimes to run on.
     var backends: [ConformanceBackend] = ConformanceBackend.available
+    /// What runs on the real runtime.
+    var objcParts: [ObjCPart] = ObjCPart.allCases
+
+    /// What runs on the real runtime.
+    enum ObjCPart: String, CaseIterable {
+        /// The catalog with the built-in hooks, on mirrored runtimes.
+        case catalog
+        /// The scenarios on the app's compiled classes, with the hooks built for them.
+        case compiled
+    }
 
     /// A runtime the catalog runs on.
     enum ConformanceBackend: String, CaseIterable {
@@ -66,13 +76,14 @@ struct ConformanceCommand {
         var reports: [ConformanceReport] = []
         var status: Int32 = 0
         let catalogIDs = scenarioIDs.filter { ScenarioCatalog.scenario($0) != nil }
-        if scenarioIDs.isEmpty || !catalogIDs.isEmpty {
+        if objcParts.contains(.catalog), scenarioIDs.isEmpty || !catalogIDs.isEmpty {
             let (mirrored, mirroredStatus) = mutants
                 ? try MirroredCatalog.evaluateMutants(point: point, scenarioIDs: catalogIDs)
                 : try MirroredCatalog.evaluateBuiltIns(point: point, scenarioIDs: catalogIDs)
             reports += mirrored
             status = max(status, mirroredStatus)
         }
+        guard objcParts.contains(.compiled) else { return (reports, status) }
         let (compiled, compiledStatus) = try runOnCompiledClasses()
         return (reports + compiled, max(status, compiledStatus))
     }
