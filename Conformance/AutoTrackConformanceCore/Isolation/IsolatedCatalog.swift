@@ -52,9 +52,16 @@ public enum IsolatedCatalog {
     /// Parent side: runs `scenarios` (whose ids and titles it knows) in children whose
     /// arguments `arguments` gives for the ids still to run; returns the report.
     /// - Parameters:
+    ///   - subject: the subject's name, for the report.
+    ///   - point: the subject's interception point, for the report.
+    ///   - scenarios: the scenarios to run: id, title and the failure each reproduces
+    ///     (what a crash's violation carries).
+    ///   - backend: the backend's name, for the report.
+    ///   - executable: the child's program (by default this one).
     ///   - environment: variables added to the environment of the child that runs the
     ///     given ids (a test binary reads its work there).
     ///   - deadline: seconds one child may take before it is killed.
+    ///   - arguments: the child's arguments for the ids it is to run.
     public static func run(
         subject: String, point: String, scenarios: [(id: String, title: String, failure: String)], backend: String,
         executable: URL = ChildProcess.currentExecutable, environment: ([String]) -> [String: String] = { _ in [:] }, deadline: Double = 300,

@@ -6,7 +6,7 @@ import Synchronization
 /// Runtimes whose dispatch the real Objective-C runtime decides: the package's model
 /// with a twin in GCC's libobjc for every class, method, implementation and object.
 ///
-/// A mirrored runtime is a ``Runtime`` like any other — the reference host builds its
+/// A mirrored runtime is a `Runtime` like any other — the reference host builds its
 /// UIKit classes in it and the built-in hooks install on it unchanged — but every class
 /// it makes is a real class (under GNUstep's `NSObject` or `NSProxy`), every
 /// implementation a real `IMP` of its own (a libffi closure for the method's type
@@ -14,7 +14,7 @@ import Synchronization
 /// `class_addMethod`, `method_setImplementation` or `method_exchangeImplementations`.
 /// Each send asks the real runtime which `IMP` runs (`objc_msg_lookup`, or
 /// `objc_msg_lookup_super` for `super`) and runs that implementation; the model's own
-/// choice is checked against it (``Runtime/dispatchDivergences``).
+/// choice is checked against it (`Runtime.dispatchDivergences`).
 ///
 /// ```swift
 /// let host = try ReferenceHost(runtime: MirroredRuntime.make())
