@@ -199,3 +199,168 @@ double atr_sendNativeDouble(ATObjectRef object, ATSelectorRef selector, double a
 ATImplementation atr_superLookupImplemented(ATObjectRef receiver, ATClassRef superclass, ATSelectorRef selector) {
     return (ATImplementation)atr_lookUpSuperImplemented((id)(void *)receiver, (Class)(void *)superclass, (SEL)(void *)selector);
 }
+
+/* Real forwarding: a message nothing implements, sent the way compiled code sends it —
+   the forwarding IMP GNUstep's hook gives for the receiver and selector (which asks the
+   receiver's -methodSignatureForSelector:), called with the C calling convention of
+   `types`, arguments widened to 64 bits as closures pass them. GNUstep then packs the
+   call into an NSInvocation and hands it to -forwardInvocation: (or to the object
+   -forwardingTargetForSelector: names). */
+
+/* Stores one 64-bit argument as the C type its kind names. */
+typedef union {
+    signed char c; unsigned char C; short s; unsigned short S; int i; unsigned int I;
+    int64_t q; uint64_t Q; float f; double d; void *p;
+} ATArgument;
+
+static void store_argument(char kind, uint64_t bits, ATArgument *slot) {
+    switch (kind) {
+    case 'c': slot->c = (signed char)(int64_t)bits; break;
+    case 'C': slot->C = (unsigned char)bits; break;
+    case 's': slot->s = (short)(int64_t)bits; break;
+    case 'S': slot->S = (unsigned short)bits; break;
+    case 'i': slot->i = (int)(int64_t)bits; break;
+    case 'I': slot->I = (unsigned int)bits; break;
+    case 'f': { double wide; memcpy(&wide, &bits, 8); slot->f = (float)wide; break; }
+    case 'd': memcpy(&slot->d, &bits, 8); break;
+    case 'q': slot->q = (int64_t)bits; break;
+    case 'Q': slot->Q = bits; break;
+    default: slot->p = (void *)(uintptr_t)bits; break;
+    }
+}
+
+static uint64_t load_result(char kind, const ffi_arg *raw) {
+    switch (kind) {
+    case 'v': return 0;
+    case 'c': return (uint64_t)(int64_t)(signed char)*raw;
+    case 'C': return (uint64_t)(unsigned char)*raw;
+    case 's': return (uint64_t)(int64_t)(short)*raw;
+    case 'S': return (uint64_t)(unsigned short)*raw;
+    case 'i': return (uint64_t)(int64_t)(int)*raw;
+    case 'I': return (uint64_t)(unsigned int)*raw;
+    case 'f': { double wide = *(const float *)raw; uint64_t bits; memcpy(&bits, &wide, 8); return bits; }
+    default: return *(const uint64_t *)raw;
+    }
+}
+
+ATSendResult atr_forwardNatively(ATObjectRef receiver, ATSelectorRef selector, const char *types, const uint64_t *arguments,
+                                 int count, uint64_t *result) {
+    ATSendResult outcome = {0, false, {0}};
+    ffi_type *types_[MAX_ARGUMENTS];
+    char kinds[MAX_ARGUMENTS];
+    ffi_type *returnType = NULL;
+    char returnKind = 'v';
+    const char *cursor = read_type(types, &returnKind, &returnType);
+    int parsed = 0;
+    while (cursor != NULL && *cursor != 0 && parsed < MAX_ARGUMENTS) {
+        cursor = read_type(cursor, &kinds[parsed], &types_[parsed]);
+        if (cursor != NULL) parsed++;
+    }
+    if (cursor == NULL || returnType == NULL || parsed != count + 2) {
+        outcome.raised = true;
+        strncpy(outcome.exceptionName, "AutoTrackUnpassableSignature", sizeof(outcome.exceptionName) - 1);
+        return outcome;
+    }
+    ATArgument storage[MAX_ARGUMENTS];
+    void *values[MAX_ARGUMENTS];
+    storage[0].p = (void *)receiver;
+    storage[1].p = (void *)selector;
+    for (int index = 0; index < count; index++) store_argument(kinds[index + 2], arguments[index], &storage[index + 2]);
+    for (int index = 0; index < parsed; index++) values[index] = &storage[index];
+    ffi_cif cif;
+    if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)parsed, returnType, types_) != FFI_OK) {
+        outcome.raised = true;
+        strncpy(outcome.exceptionName, "AutoTrackUnpassableSignature", sizeof(outcome.exceptionName) - 1);
+        return outcome;
+    }
+    ffi_arg raw[2] = {0, 0};
+    @autoreleasepool {
+    @try {
+        IMP forward = atr_forwardingImplementation((id)(void *)receiver, (SEL)(void *)selector);
+        if (forward == NULL) {
+            outcome.raised = true;
+            strncpy(outcome.exceptionName, "NSInvalidArgumentException", sizeof(outcome.exceptionName) - 1);
+        } else {
+            ffi_call(&cif, (void (*)(void))forward, raw, values);
+            *result = load_result(returnKind, raw);
+        }
+    } @catch (NSException *exception) {
+        outcome.raised = true;
+        const char *name = [[exception name] UTF8String];
+        strncpy(outcome.exceptionName, name ? name : "unnamed", sizeof(outcome.exceptionName) - 1);
+    }
+    }
+    return outcome;
+}
+
+ATObjectRef atr_methodSignature(const char *types) {
+    return (ATObjectRef)(void *)[[NSMethodSignature signatureWithObjCTypes:types] retain];
+}
+
+bool atr_isInvocation(ATObjectRef object) {
+    return object != NULL && [(id)(void *)object isKindOfClass:[NSInvocation class]];
+}
+
+const char *atr_invocationTypes(ATObjectRef invocation, char *buffer, int capacity) {
+    /* The signature's types: return type, then each argument's (self and _cmd included). */
+    NSMethodSignature *signature = [(NSInvocation *)(void *)invocation methodSignature];
+    int used = 0;
+    const char *type = [signature methodReturnType];
+    size_t length = strlen(type);
+    if ((int)length + 1 > capacity) return NULL;
+    memcpy(buffer, type, length);
+    used = (int)length;
+    for (NSUInteger index = 0; index < [signature numberOfArguments]; index++) {
+        type = [signature getArgumentTypeAtIndex:index];
+        length = strlen(type);
+        if (used + (int)length + 1 > capacity) return NULL;
+        memcpy(buffer + used, type, length);
+        used += (int)length;
+    }
+    buffer[used] = 0;
+    return buffer;
+}
+
+ATSelectorRef atr_invocationSelector(ATObjectRef invocation) {
+    return (ATSelectorRef)(void *)[(NSInvocation *)(void *)invocation selector];
+}
+
+ATObjectRef atr_invocationTarget(ATObjectRef invocation) {
+    return (ATObjectRef)(void *)[(NSInvocation *)(void *)invocation target];
+}
+
+uint64_t atr_invocationArgument(ATObjectRef invocation, int index) {
+    NSInvocation *call = (NSInvocation *)(void *)invocation;
+    const char *type = [[call methodSignature] getArgumentTypeAtIndex:(NSUInteger)index];
+    char kind = 'Q';
+    ffi_type *ignored = NULL;
+    if (read_type(type, &kind, &ignored) == NULL) return 0;
+    ATArgument value;
+    memset(&value, 0, sizeof(value));
+    [call getArgument:&value atIndex:index];
+    uint64_t bits = 0;
+    switch (kind) {
+    case 'c': bits = (uint64_t)(int64_t)value.c; break;
+    case 'C': bits = value.C; break;
+    case 's': bits = (uint64_t)(int64_t)value.s; break;
+    case 'S': bits = value.S; break;
+    case 'i': bits = (uint64_t)(int64_t)value.i; break;
+    case 'I': bits = value.I; break;
+    case 'f': { double wide = value.f; memcpy(&bits, &wide, 8); break; }
+    case 'd': memcpy(&bits, &value.d, 8); break;
+    default: bits = value.Q; break;
+    }
+    return bits;
+}
+
+void atr_invocationSetReturn(ATObjectRef invocation, uint64_t bits) {
+    NSInvocation *call = (NSInvocation *)(void *)invocation;
+    const char *type = [[call methodSignature] methodReturnType];
+    char kind = 'v';
+    ffi_type *ignored = NULL;
+    if (read_type(type, &kind, &ignored) == NULL || kind == 'v') return;
+    ATArgument value;
+    memset(&value, 0, sizeof(value));
+    store_argument(kind, bits, &value);
+    [call setReturnValue:&value];
+}

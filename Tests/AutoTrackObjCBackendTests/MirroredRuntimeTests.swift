@@ -134,6 +134,51 @@ struct MirroredRuntimeTests {
     /// Set in a child process: the scenario ids it runs, comma-separated.
     static let childScenarios = "AUTOTRACK_MIRRORED_CATALOG_SCENARIOS"
 
+    @Test("a message nothing implements is forwarded by GNUstep: forwardInvocation: gets its NSInvocation as the model's, boxed values and the result included")
+    func realForwarding() throws {
+        let runtime = MirroredRuntime.make()
+        let seen = SeenInvocations()
+        let proxyClass = try runtime.defineClass("Forwarder", superclass: runtime.proxyRootClass, methods: [
+            (Selectors.methodSignature, "@@::", Implementation("-[Forwarder methodSignatureForSelector:]") { _ in
+                .value(MethodSignature(typeEncoding: "q@:q@"))
+            }),
+            (Selectors.forwardInvocation, "v@:@", Implementation("-[Forwarder forwardInvocation:]") { message throws(RuntimeError) in
+                let invocation: Invocation = try message.value(at: 0)
+                seen.record(invocation)
+                invocation.returnValue = .int(42)
+                return .void
+            }),
+        ])
+        let proxy = try runtime.allocate(proxyClass)
+        let before = MirroredRuntime.realForwards
+        let result = try runtime.send(proxy, "scale:by:", MessageArguments(.int(7), .value(AutoTrackReferenceUI.IndexPath(row: 3, section: 1))))
+        #expect(MirroredRuntime.realForwards == before + 1, "through GNUstep's forwarding")
+        #expect(result.intValue == 42)
+        let invocation = try #require(seen.invocations.first)
+        #expect(invocation.selector == "scale:by:")
+        #expect(invocation.target === proxy)
+        #expect(invocation.arguments[0].intValue == 7)
+        guard case .value(let boxed) = invocation.arguments[1] else { Issue.record("the index path did not arrive"); return }
+        #expect(boxed as? AutoTrackReferenceUI.IndexPath == AutoTrackReferenceUI.IndexPath(row: 3, section: 1))
+        #expect(runtime.dispatchDivergences.isEmpty)
+    }
+
+    @Test("a message nobody forwards is unrecognized, and an error thrown while GNUstep forwards reaches the sender")
+    func forwardingErrors() throws {
+        let runtime = MirroredRuntime.make()
+        let plain = try runtime.allocate(try runtime.defineClass("Plain"))
+        #expect(throws: RuntimeError.unrecognizedSelector(className: "Plain", selector: "missing", isClassMessage: false)) {
+            try runtime.send(plain, "missing")
+        }
+        let failing = try runtime.allocate(try runtime.defineClass("Failing", superclass: runtime.proxyRootClass, methods: [
+            (Selectors.methodSignature, "@@::", Implementation("sig") { _ in .value(MethodSignature(typeEncoding: "v@:")) }),
+            (Selectors.forwardInvocation, "v@:@", Implementation("fail") { _ throws(RuntimeError) in
+                throw .exception(name: "AppFailure", reason: "on purpose")
+            }),
+        ]))
+        #expect(throws: RuntimeError.exception(name: "AppFailure", reason: "on purpose")) { try runtime.send(failing, "anything") }
+    }
+
     @Test("the catalog on real dispatch: every built-in hook passes every scenario, no send diverging from the model",
           arguments: BuiltInHooks.all().map(\.name))
     func catalog(hookName: String) throws {
@@ -168,6 +213,13 @@ struct MirroredRuntimeTests {
 private final class ClassHolder: @unchecked Sendable {
     // Safe: written once before any send, read by sends on the test's thread.
     var cls: RuntimeClass?
+}
+
+/// The invocations a forwarder was handed.
+private final class SeenInvocations: @unchecked Sendable {
+    // Safe: written by the one forwarded send, read after it returns, on the test's thread.
+    var invocations: [Invocation] = []
+    func record(_ invocation: Invocation) { invocations.append(invocation) }
 }
 
 /// What a native call handed an implementation.

@@ -2,6 +2,9 @@
 public import AutoTrackRuntime
 import CObjCRuntimeBridge
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runtimes whose dispatch the real Objective-C runtime decides: the package's model
 /// with a twin in GCC's libobjc for every class, method, implementation and object.
@@ -20,11 +23,16 @@ import Synchronization
 /// let host = try ReferenceHost(runtime: MirroredRuntime.make())
 /// ```
 ///
-/// What stays the model's: forwarding (a selector the real runtime finds nothing for
-/// runs the model's `forwardingTargetForSelector:` / `forwardInvocation:` protocol) and
-/// key-value observing (the model's, on real classes). Real class names carry a prefix
-/// per runtime (`ATR3_UIButton`), so many runtimes share the process; the model's names
-/// are unchanged. Classes are never disposed of in the real runtime.
+/// A message nothing implements is forwarded by GNUstep: its forwarding IMP, called
+/// with the C convention of the message's encoding, asks `methodSignatureForSelector:`,
+/// packs an `NSInvocation` and hands it to `forwardInvocation:` — this runtime's
+/// implementations, called natively and given the invocation as the model's
+/// `Invocation` (Swift values such as index paths travel in boxes). Only the fast path
+/// keeps objc4's order: `forwardingTargetForSelector:` is asked first, as objc4 does
+/// and GNUstep does not always. Key-value observing is the model's, on real classes.
+/// Real class names carry a prefix per runtime (`ATR3_UIButton`), so many runtimes
+/// share the process; the model's names are unchanged. Classes are never disposed of in
+/// the real runtime.
 public enum MirroredRuntime {
     /// A new runtime whose dispatch this process's real Objective-C runtime decides.
     public static func make() -> Runtime {
@@ -50,12 +58,17 @@ public enum MirroredRuntime {
     /// failed: a model error thrown, or a receiver the runtime does not know (the call
     /// returned zero).
     public static var failedNativeCalls: Int { ObjCDispatchEngine.failedNativeCalls.load(ordering: .relaxed) }
+
+    /// How many sends this process's mirrored runtimes forwarded through GNUstep's own
+    /// forwarding (`NSInvocation`, `forwardInvocation:`).
+    public static var realForwards: Int { ObjCDispatchEngine.realForwards.load(ordering: .relaxed) }
 }
 
 /// The engine behind ``MirroredRuntime``.
 final class ObjCDispatchEngine: DispatchEngine {
     private static let nextRuntimeNumber = Atomic<Int>(1)
     static let failedNativeCalls = Atomic<Int>(0)
+    static let realForwards = Atomic<Int>(0)
 
     /// The prefix of this runtime's real class names.
     private let prefix: String
@@ -94,7 +107,16 @@ final class ObjCDispatchEngine: DispatchEngine {
         /// does not, so each root instance method is copied to it.
         var rootMetaclassOf: [UInt: UInt] = [:]
         var copies: Set<Copy> = []
+        /// Real objects standing for Swift values (`RuntimeValue.value`) passed through
+        /// native code: an index path handed to a forwarded `tableView:didSelect…`.
+        var boxes: [UInt: any Sendable] = [:]
+        /// Retained `NSMethodSignature`s by type encoding.
+        var signatures: [String: UInt] = [:]
     }
+
+    /// The errors implementations threw while native code called them, by thread: what a
+    /// forwarded send rethrows once the real runtime returns.
+    private let pendingErrors = Mutex<[UInt: RuntimeError]>([:])
 
     /// A root instance method's copy in the root metaclass.
     struct Copy: Hashable {
@@ -270,6 +292,194 @@ final class ObjCDispatchEngine: DispatchEngine {
         return .foreign(name: "IMP 0x\(String(address, radix: 16)) for \(selector)")
     }
 
+    // MARK: Forwarding
+
+    /// The box class: instances stand for Swift values in native code.
+    private static let boxClass: UInt = {
+        let root = ObjCRuntime.shared.lookUpClass(named: "NSObject")!
+        let made = atr_allocateClassPair(OpaquePointer(bitPattern: root.address)!, "ATRMirroredValueBox")!
+        atr_registerClassPair(made)
+        return made.address
+    }()
+
+    /// Forwards through GNUstep: the forwarding IMP its hook gives, called with the C
+    /// convention of the message's encoding (some method's for the selector, as a
+    /// compiled call site would know it, else the receiver's signature for it, else the
+    /// arguments' kinds); it asks
+    /// `methodSignatureForSelector:`, packs an `NSInvocation` and hands it to
+    /// `forwardInvocation:` — this runtime's implementations, called natively.
+    func forward(_ message: Message) throws(RuntimeError) -> RuntimeValue? {
+        guard let runtime = attachedRuntime.runtime else { return nil }
+        // objc4's order: the fast path first. GNUstep asks forwardingTargetForSelector:
+        // only for selectors without type information never forwarded the slow way (the
+        // backend's fourth pinned difference), so the engine asks it, as objc4 does.
+        let receiverClass = atr_objectClass(OpaquePointer(bitPattern: message.receiver.twin)!)
+        if message.selector != Selectors.forwardingTarget, atr_classResponds(receiverClass, sel(Selectors.forwardingTarget)) {
+            let target = try runtime.send(message.receiver, Selectors.forwardingTarget, MessageArguments(.selector(message.selector))).object
+            if let target, target !== message.receiver { return try runtime.send(target, message.selector, message.arguments) }
+        }
+        let arguments = (0..<message.arguments.count).map { message.arguments[$0] }
+        var types = runtime.anyTypeEncoding(for: message.selector) ?? signatureTypes(of: message, runtime: runtime) ?? ""
+        if Self.argumentCount(of: types) != arguments.count + 2 { types = "@@:" + arguments.map(Self.kind(of:)).joined() }
+        var boxes: [UInt] = []
+        defer {
+            state.withLock { state in for box in boxes { state.boxes[box] = nil } }
+            for box in boxes { atr_release(OpaquePointer(bitPattern: box)!) }
+        }
+        let bits = arguments.map { value -> UInt64 in
+            switch value {
+            case .void, .block: return 0
+            case .object(let object): return UInt64(object?.twin ?? 0)
+            case .bool(let flag): return flag ? 1 : 0
+            case .int(let number): return UInt64(bitPattern: Int64(number))
+            case .double(let number): return number.bitPattern
+            case .selector(let selector): return UInt64(sel(selector).address)
+            case .value(let wrapped):
+                guard let box = atr_alloc(OpaquePointer(bitPattern: Self.boxClass)!) else { return 0 }
+                boxes.append(box.address)
+                state.withLock { $0.boxes[box.address] = wrapped }
+                return UInt64(box.address)
+            }
+        }
+        Self.realForwards.add(1, ordering: .relaxed)
+        let thread = Self.currentThread
+        let previous = pendingErrors.withLock { $0.removeValue(forKey: thread) }
+        var result: UInt64 = 0
+        let outcome = bits.withUnsafeBufferPointer { buffer in
+            atr_forwardNatively(
+                OpaquePointer(bitPattern: message.receiver.twin)!, sel(message.selector), types, buffer.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                Int32(bits.count), &result)
+        }
+        let thrown = pendingErrors.withLock { pending in
+            let thrown = pending.removeValue(forKey: thread)
+            if let previous { pending[thread] = previous }
+            return thrown
+        }
+        if let thrown { throw thrown }
+        if outcome.raised {
+            let name = withUnsafeBytes(of: outcome.exceptionName) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "NSInvalidArgumentException" { throw runtime.unrecognized(message.selector, by: message.receiver) }
+            throw .exception(name: name, reason: "raised while forwarding \(message.selector) on the real runtime")
+        }
+        return value(bits: result, kind: Self.returnKind(of: types))
+    }
+
+    /// The encoding the receiver's `methodSignatureForSelector:` gives for a selector no
+    /// class of the runtime implements (GNUstep asks it again, to build its invocation).
+    private func signatureTypes(of message: Message, runtime: Runtime) -> String? {
+        let receiverClass = atr_objectClass(OpaquePointer(bitPattern: message.receiver.twin)!)
+        guard atr_classResponds(receiverClass, sel(Selectors.methodSignature)),
+              case .value(let wrapped)? = try? runtime.send(message.receiver, Selectors.methodSignature, MessageArguments(.selector(message.selector))),
+              let signature = wrapped as? MethodSignature
+        else { return nil }
+        return signature.typeEncoding
+    }
+
+    /// The number of types in an encoding (return type included).
+    static func argumentCount(of types: String) -> Int {
+        var count = 0
+        var index = types.startIndex
+        while index < types.endIndex {
+            let character = types[index]
+            if character.isNumber || "rnNoORVA".contains(character) { index = types.index(after: index); continue }
+            count += 1
+            if character == "@", types.index(after: index) < types.endIndex, types[types.index(after: index)] == "?" {
+                index = types.index(after: index)
+            }
+            index = types.index(after: index)
+        }
+        return count - 1
+    }
+
+    /// The return type's kind character.
+    static func returnKind(of types: String) -> Character {
+        types.first { !"rnNoORVA".contains($0) } ?? "v"
+    }
+
+    /// The encoding of an argument, from its value.
+    static func kind(of value: RuntimeValue) -> String {
+        switch value {
+        case .void, .object, .value: "@"
+        case .bool: "c"
+        case .int: "q"
+        case .double: "d"
+        case .selector: ":"
+        case .block: "@?"
+        }
+    }
+
+    private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(OpaquePointer(bitPattern: UInt(pthread_self()))))) }
+
+    /// A value from native code's 64 bits, by its kind.
+    private func value(bits: UInt64, kind: Character) -> RuntimeValue {
+        switch kind {
+        case "v": .void
+        case "@", "#": object(at: UInt(bits))
+        case ":": OpaquePointer(bitPattern: UInt(bits)).map { .selector(Selector(String(cString: atr_selectorName($0)))) } ?? .int(0)
+        case "c", "C", "B": .bool(bits != 0)
+        case "d", "f": .double(Double(bitPattern: bits))
+        case "?": .block(nil)
+        default: .int(Int(truncatingIfNeeded: bits))
+        }
+    }
+
+    /// An object argument from native code: a model object or class, a boxed value, an
+    /// `NSInvocation` as the model's invocation, or `nil`.
+    private func object(at address: UInt) -> RuntimeValue {
+        guard address != 0 else { return .object(nil) }
+        if let found = modelObject(at: address) { return .object(found) }
+        if let boxed = state.withLock({ $0.boxes[address] }) { return .value(boxed) }
+        return .object(nil)
+    }
+
+    /// The model's invocation for a native `NSInvocation`, or `nil` when it is not one.
+    private func invocation(at address: UInt, runtime: Runtime) -> Invocation? {
+        guard let pointer = OpaquePointer(bitPattern: address), atr_isInvocation(pointer),
+              let selectorPointer = atr_invocationSelector(pointer)
+        else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard let types = buffer.withUnsafeMutableBufferPointer({ atr_invocationTypes(pointer, $0.baseAddress!, 256).map { String(cString: $0) } })
+        else { return nil }
+        let kinds = Self.kinds(of: types)
+        var arguments: [RuntimeValue] = []
+        for index in 2..<max(kinds.count, 2) {
+            let bits = atr_invocationArgument(pointer, Int32(index))
+            arguments.append(value(bits: bits, kind: kinds[index]))
+        }
+        let target: RuntimeObject? = atr_invocationTarget(pointer).flatMap { modelObject(at: $0.address) }
+        return Invocation(
+            selector: Selector(String(cString: atr_selectorName(selectorPointer))), target: target, arguments: MessageArguments(arguments),
+            signature: MethodSignature(typeEncoding: types), runtime: runtime)
+    }
+
+    /// The kind of each type of an encoding after the return type (self and _cmd
+    /// included).
+    static func kinds(of types: String) -> [Character] {
+        var kinds: [Character] = []
+        var index = types.startIndex
+        var first = true
+        while index < types.endIndex {
+            let character = types[index]
+            if character.isNumber || "rnNoORVA".contains(character) { index = types.index(after: index); continue }
+            var kind = character
+            if character == "@", types.index(after: index) < types.endIndex, types[types.index(after: index)] == "?" {
+                kind = "?"
+                index = types.index(after: index)
+            }
+            if first { first = false } else { kinds.append(kind) }
+            index = types.index(after: index)
+        }
+        return kinds
+    }
+
+    /// A retained `NSMethodSignature` for `types`.
+    private func signature(_ types: String) -> UInt {
+        if let known = state.withLock({ $0.signatures[types] }) { return known }
+        let made = atr_methodSignature(types)?.address ?? 0
+        state.withLock { $0.signatures[types] = made }
+        return made
+    }
+
     // MARK: Native calls
 
     /// The model object a native call's `id` stands for: an object or class of this
@@ -298,16 +508,16 @@ final class ObjCDispatchEngine: DispatchEngine {
         }
         let selector = Selector(String(cString: atr_selectorName(selectorPointer)))
         var values: [RuntimeValue] = []
+        var invocations: [(UInt, Invocation)] = []
         for index in 2..<max(count, 2) {
             let bits = arguments[index]
-            switch UInt8(bitPattern: kinds[index]) {
-            case UInt8(ascii: "@"), UInt8(ascii: "#"): values.append(.object(modelObject(at: UInt(bits))))
-            case UInt8(ascii: ":"):
-                values.append(OpaquePointer(bitPattern: UInt(bits)).map { .selector(Selector(String(cString: atr_selectorName($0)))) } ?? .int(0))
-            case UInt8(ascii: "c"), UInt8(ascii: "C"): values.append(.bool(bits != 0))
-            case UInt8(ascii: "d"), UInt8(ascii: "f"): values.append(.double(Double(bitPattern: bits)))
-            case UInt8(ascii: "?"): values.append(.block(nil))
-            default: values.append(.int(Int(truncatingIfNeeded: bits)))
+            let kind = Character(UnicodeScalar(UInt8(bitPattern: kinds[index])))
+            if kind == "@", case .object(nil) = object(at: UInt(bits)), let invocation = invocation(at: UInt(bits), runtime: runtime) {
+                // GNUstep's NSInvocation, handed to forwardInvocation:, as the model's.
+                invocations.append((UInt(bits), invocation))
+                values.append(.value(invocation))
+            } else {
+                values.append(value(bits: bits, kind: kind))
             }
         }
         let value: RuntimeValue
@@ -315,16 +525,30 @@ final class ObjCDispatchEngine: DispatchEngine {
             value = try implementation.body(Message(receiver: receiver, selector: selector, arguments: MessageArguments(values), runtime: runtime))
         } catch {
             Self.failedNativeCalls.add(1, ordering: .relaxed)
+            let thread = Self.currentThread
+            pendingErrors.withLock { pending in if pending[thread] == nil { pending[thread] = error } }
             return
         }
-        switch value {
-        case .void, .value, .block: result.pointee = 0
-        case .object(let object): result.pointee = UInt64(object?.twin ?? 0)
-        case .bool(let flag): result.pointee = flag ? 1 : 0
-        case .int(let number): result.pointee = UInt64(bitPattern: Int64(number))
-        case .double(let number): result.pointee = number.bitPattern
-        case .selector(let returned): result.pointee = UInt64(sel(returned).address)
+        for (address, invocation) in invocations {
+            atr_invocationSetReturn(OpaquePointer(bitPattern: address)!, bits(of: invocation.returnValue))
+        }
+        if case .value(let wrapped) = value, let methodSignature = wrapped as? MethodSignature {
+            result.pointee = UInt64(signature(methodSignature.typeEncoding))
+        } else {
+            result.pointee = bits(of: value)
         }
         _ = returnKind
+    }
+
+    /// A value as 64 bits for native code (a value that has no native form is 0).
+    private func bits(of value: RuntimeValue) -> UInt64 {
+        switch value {
+        case .void, .value, .block: 0
+        case .object(let object): UInt64(object?.twin ?? 0)
+        case .bool(let flag): flag ? 1 : 0
+        case .int(let number): UInt64(bitPattern: Int64(number))
+        case .double(let number): number.bitPattern
+        case .selector(let returned): UInt64(sel(returned).address)
+        }
     }
 }

@@ -30,7 +30,9 @@ public final class Invocation: @unchecked Sendable {
     public private(set) var invocationCount = 0
     private unowned let runtime: Runtime
 
-    init(selector: Selector, target: RuntimeObject?, arguments: MessageArguments, signature: MethodSignature, runtime: Runtime) {
+    /// Creates an invocation (what forwarding makes; a real runtime deciding dispatch makes one
+    /// from its own `NSInvocation`).
+    package init(selector: Selector, target: RuntimeObject?, arguments: MessageArguments, signature: MethodSignature, runtime: Runtime) {
         self.selector = selector
         self.target = target
         self.arguments = arguments

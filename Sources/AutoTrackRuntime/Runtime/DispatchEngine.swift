@@ -44,6 +44,9 @@ package protocol DispatchEngine: AnyObject, Sendable {
     /// What `objc_msg_lookup_super` answers for `[super selector]` compiled in the class
     /// twin `staticClass`, sent to `receiver`.
     func lookUpSuper(_ selector: Selector, receiver: UInt, staticClass: UInt) -> EngineLookup
+    /// Forwards `message`, which nothing implements, through the real runtime's own
+    /// forwarding — or answers `nil` to have the model's forwarding run.
+    func forward(_ message: Message) throws(RuntimeError) -> RuntimeValue?
 }
 
 /// What a real runtime's lookup found.
@@ -108,7 +111,19 @@ extension Runtime {
                 let realName = if case .foreign(let name) = real { "foreign \(name)" } else { "forwarding" }
                 noteDivergence(receiver, selector, staticClass, model: modelChoice.name, real: realName)
             }
+            if let forwarded = try engine.forward(Message(receiver: receiver, selector: selector, arguments: arguments, runtime: self)) {
+                return forwarded
+            }
             return try forward(receiver, selector, arguments)
+        }
+    }
+
+    /// The type encoding of some method for `selector` in this runtime — what a compiled
+    /// call site knows of a message it sends — or `nil` when no class has one.
+    package func anyTypeEncoding(for selector: Selector) -> String? {
+        withLock { registry in
+            for cls in registry.allClasses { if let method = cls.ownMethods[selector] { return method.typeEncoding } }
+            return nil
         }
     }
 

@@ -242,6 +242,30 @@ ATSendResult atr_sendNative(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull 
 /** Sends a method taking a double and returning a double, from native code. */
 double atr_sendNativeDouble(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector, double argument);
 
+/* Real forwarding, for mirrored runtimes. */
+
+/** Sends `selector` — which nothing implements — to `receiver` as compiled code would:
+    through the forwarding IMP GNUstep's hook gives, called with the C convention of
+    `types` (return type, then self, _cmd and each argument) and `count` arguments
+    widened to 64 bits; the result goes to `result`. Catches what it raises. */
+ATSendResult atr_forwardNatively(ATObjectRef _Nonnull receiver, ATSelectorRef _Nonnull selector, const char *_Nonnull types,
+                                 const uint64_t *_Nonnull arguments, int count, uint64_t *_Nonnull result);
+/** A retained NSMethodSignature for `types`. */
+ATObjectRef _Nullable atr_methodSignature(const char *_Nonnull types);
+/** Whether `object` is an NSInvocation. */
+bool atr_isInvocation(ATObjectRef _Nullable object);
+/** An invocation's signature types (return type first) written into `buffer`, or NULL
+    when they do not fit. */
+const char *_Nullable atr_invocationTypes(ATObjectRef _Nonnull invocation, char *_Nonnull buffer, int capacity);
+/** An invocation's selector. */
+ATSelectorRef _Nullable atr_invocationSelector(ATObjectRef _Nonnull invocation);
+/** An invocation's target. */
+ATObjectRef _Nullable atr_invocationTarget(ATObjectRef _Nonnull invocation);
+/** An invocation's argument `index` (2 is the first after self and _cmd), widened to 64 bits. */
+uint64_t atr_invocationArgument(ATObjectRef _Nonnull invocation, int index);
+/** Sets an invocation's return value from 64 bits, by its return type. */
+void atr_invocationSetReturn(ATObjectRef _Nonnull invocation, uint64_t bits);
+
 /* The app's own classes (compiled from Objective-C): ATAppTable, ATAppDelegate,
    ATAppDelegateSubclass (its override calls super), ATAppViewController, ATAppObserver.
    Their methods write to the app log. */
