@@ -179,6 +179,22 @@ struct MirroredRuntimeTests {
         #expect(throws: RuntimeError.exception(name: "AppFailure", reason: "on purpose")) { try runtime.send(failing, "anything") }
     }
 
+    @Test("type encodings read as the closures pass their values", arguments: [
+        ("v@:@q", "v@:@q"), ("c24@0:8@16", "c@:@"), ("@@:@\"NSString\"16", "@@:@"), ("v@:^{CGRect=dddd}@?", "v@:^?"),
+        ("rVv@:Bl", "v@:Cq"), ("d@:d", "d@:d"),
+    ])
+    func typeKinds(types: String, kinds: String) {
+        #expect(String(ObjCTypeKinds(types).all) == kinds)
+    }
+
+    @Test("a call site that knows only its values declares an object result and their kinds")
+    func encodingFromValues() {
+        let encoding = ObjCTypeKinds.encoding(returningObjectFor: [.int(1), .bool(true), .object(nil), .selector("a"), .double(2)])
+        #expect(encoding == "@@:qc@:d")
+        #expect(ObjCTypeKinds(encoding).takes(argumentCount: 5))
+        #expect(!ObjCTypeKinds("").takes(argumentCount: 0))
+    }
+
     @Test("the catalog on real dispatch: every built-in hook passes every scenario, no send diverging from the model",
           arguments: BuiltInHooks.all().map(\.name))
     func catalog(hookName: String) throws {

@@ -1,0 +1,135 @@
+import AutoTrackRuntime
+import CObjCRuntimeBridge
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ObjCDispatchEngine {
+    // MARK: Forwarding
+
+    /// The box class: instances stand for Swift values in native code.
+    static let boxClass: UInt = {
+        let root = ObjCRuntime.shared.lookUpClass(named: "NSObject")!
+        let made = atr_allocateClassPair(OpaquePointer(bitPattern: root.address)!, "ATRMirroredValueBox")!
+        atr_registerClassPair(made)
+        return made.address
+    }()
+
+    /// Forwards through GNUstep: the forwarding IMP its hook gives, called with the C
+    /// convention of the message's encoding (some method's for the selector, as a
+    /// compiled call site would know it, else the receiver's signature for it, else the
+    /// arguments' kinds); it asks
+    /// `methodSignatureForSelector:`, packs an `NSInvocation` and hands it to
+    /// `forwardInvocation:` — this runtime's implementations, called natively.
+    func forward(_ message: Message) throws(RuntimeError) -> RuntimeValue? {
+        guard let runtime = attachedRuntime.runtime else { return nil }
+        // objc4's order: the fast path first. GNUstep asks forwardingTargetForSelector:
+        // only for selectors without type information never forwarded the slow way (the
+        // backend's fourth pinned difference), so the engine asks it, as objc4 does.
+        let receiverClass = atr_objectClass(OpaquePointer(bitPattern: message.receiver.twin)!)
+        if message.selector != Selectors.forwardingTarget, atr_classResponds(receiverClass, sel(Selectors.forwardingTarget)) {
+            let target = try runtime.send(message.receiver, Selectors.forwardingTarget, MessageArguments(.selector(message.selector))).object
+            if let target, target !== message.receiver { return try runtime.send(target, message.selector, message.arguments) }
+        }
+        let arguments = (0..<message.arguments.count).map { message.arguments[$0] }
+        var types = runtime.anyTypeEncoding(for: message.selector) ?? signatureTypes(of: message, runtime: runtime) ?? ""
+        if !ObjCTypeKinds(types).takes(argumentCount: arguments.count) { types = ObjCTypeKinds.encoding(returningObjectFor: arguments) }
+        var boxes: [UInt] = []
+        defer {
+            state.withLock { state in for box in boxes { state.boxes[box] = nil } }
+            for box in boxes { atr_release(OpaquePointer(bitPattern: box)!) }
+        }
+        let bits = arguments.map { argument in
+            self.bits(of: argument) { wrapped in
+                guard let box = atr_alloc(OpaquePointer(bitPattern: Self.boxClass)!) else { return 0 }
+                boxes.append(box.address)
+                state.withLock { $0.boxes[box.address] = wrapped }
+                return UInt64(box.address)
+            }
+        }
+        Self.realForwards.add(1, ordering: .relaxed)
+        let thread = Self.currentThread
+        let previous = pendingErrors.withLock { $0.removeValue(forKey: thread) }
+        var result: UInt64 = 0
+        // One slot more than the arguments, so the buffer is never empty.
+        let outcome = (bits + [0]).withUnsafeBufferPointer { buffer in
+            atr_forwardNatively(OpaquePointer(bitPattern: message.receiver.twin)!, sel(message.selector), types, buffer.baseAddress!, Int32(bits.count), &result)
+        }
+        let thrown = pendingErrors.withLock { pending in
+            let thrown = pending.removeValue(forKey: thread)
+            if let previous { pending[thread] = previous }
+            return thrown
+        }
+        if let thrown { throw thrown }
+        if outcome.raised {
+            let name = withUnsafeBytes(of: outcome.exceptionName) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "NSInvalidArgumentException" { throw runtime.unrecognized(message.selector, by: message.receiver) }
+            throw .exception(name: name, reason: "raised while forwarding \(message.selector) on the real runtime")
+        }
+        return value(bits: result, kind: ObjCTypeKinds(types).returnKind)
+    }
+
+    /// The encoding the receiver's `methodSignatureForSelector:` gives for a selector no
+    /// class of the runtime implements (GNUstep asks it again, to build its invocation).
+    func signatureTypes(of message: Message, runtime: Runtime) -> String? {
+        let receiverClass = atr_objectClass(OpaquePointer(bitPattern: message.receiver.twin)!)
+        guard atr_classResponds(receiverClass, sel(Selectors.methodSignature)),
+              case .value(let wrapped)? = try? runtime.send(message.receiver, Selectors.methodSignature, MessageArguments(.selector(message.selector))),
+              let signature = wrapped as? MethodSignature
+        else { return nil }
+        return signature.typeEncoding
+    }
+
+    /// The calling thread, as a key.
+    static var currentThread: UInt { UInt(pthread_self()) }
+
+    /// A value from native code's 64 bits, by its kind.
+    func value(bits: UInt64, kind: Character) -> RuntimeValue {
+        switch kind {
+        case "v": .void
+        case "@", "#": object(at: UInt(bits))
+        case ":": OpaquePointer(bitPattern: UInt(bits)).map { .selector(Selector(String(cString: atr_selectorName($0)))) } ?? .int(0)
+        case "c", "C", "B": .bool(bits != 0)
+        case "d", "f": .double(Double(bitPattern: bits))
+        case "?": .block(nil)
+        default: .int(Int(truncatingIfNeeded: bits))
+        }
+    }
+
+    /// An object argument from native code: a model object or class, a boxed value, an
+    /// `NSInvocation` as the model's invocation, or `nil`.
+    func object(at address: UInt) -> RuntimeValue {
+        guard address != 0 else { return .object(nil) }
+        if let found = modelObject(at: address) { return .object(found) }
+        if let boxed = state.withLock({ $0.boxes[address] }) { return .value(boxed) }
+        return .object(nil)
+    }
+
+    /// The model's invocation for a native `NSInvocation`, or `nil` when it is not one.
+    func invocation(at address: UInt, runtime: Runtime) -> Invocation? {
+        guard let pointer = OpaquePointer(bitPattern: address), atr_isInvocation(pointer),
+              let selectorPointer = atr_invocationSelector(pointer)
+        else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard let types = buffer.withUnsafeMutableBufferPointer({ atr_invocationTypes(pointer, $0.baseAddress!, 256).map { String(cString: $0) } })
+        else { return nil }
+        let kinds = Array(ObjCTypeKinds(types).argumentKinds)
+        var arguments: [RuntimeValue] = []
+        for index in 2..<max(kinds.count, 2) {
+            arguments.append(value(bits: atr_invocationArgument(pointer, Int32(index)), kind: kinds[index]))
+        }
+        let target: RuntimeObject? = atr_invocationTarget(pointer).flatMap { modelObject(at: $0.address) }
+        return Invocation(
+            selector: Selector(String(cString: atr_selectorName(selectorPointer))), target: target, arguments: MessageArguments(arguments),
+            signature: MethodSignature(typeEncoding: types), runtime: runtime)
+    }
+
+    /// A retained `NSMethodSignature` for `types`.
+    func signature(_ types: String) -> UInt {
+        if let known = state.withLock({ $0.signatures[types] }) { return known }
+        let made = atr_methodSignature(types)?.address ?? 0
+        state.withLock { $0.signatures[types] = made }
+        return made
+    }
+}
