@@ -40,14 +40,20 @@ struct MirroredRuntimeTests {
         #expect(!(try ReferenceHost()).runtime.hasRealDispatch)
     }
 
-    @Test("an exchange made through the model is made on the real classes: the real lookup finds the other IMP")
-    func exchangeReachesTheRealRuntime() throws {
+    /// A mirrored runtime with a class `Widget` whose `first` answers 1 and `second` 2, and
+    /// an instance.
+    static func widget() throws -> (Runtime, RuntimeClass, RuntimeObject) {
         let runtime = MirroredRuntime.make()
         let cls = try runtime.defineClass("Widget", methods: [
-            ("first", "q@:", Implementation("first") { _ in .int(1) }),
-            ("second", "q@:", Implementation("second") { _ in .int(2) }),
+            ("first", "q@:", Implementation("-[Widget first]") { _ in .int(1) }),
+            ("second", "q@:", Implementation("-[Widget second]") { _ in .int(2) }),
         ])
-        let widget = try runtime.allocate(cls)
+        return (runtime, cls, try runtime.allocate(cls))
+    }
+
+    @Test("an exchange made through the model is made on the real classes: the real lookup finds the other IMP")
+    func exchangeReachesTheRealRuntime() throws {
+        let (runtime, cls, widget) = try Self.widget()
         let before = (try Self.realIMP(widget, "first"), try Self.realIMP(widget, "second"))
         runtime.exchangeImplementations(try #require(runtime.method("first", in: cls)), try #require(runtime.method("second", in: cls)))
         #expect(try Self.realIMP(widget, "first") == before.1)
@@ -58,12 +64,7 @@ struct MirroredRuntimeTests {
 
     @Test("a send runs what the real runtime chose — a change made behind the model's back is run, and reported")
     func realRuntimeDecides() throws {
-        let runtime = MirroredRuntime.make()
-        let cls = try runtime.defineClass("Widget", methods: [
-            ("first", "q@:", Implementation("-[Widget first]") { _ in .int(1) }),
-            ("second", "q@:", Implementation("-[Widget second]") { _ in .int(2) }),
-        ])
-        let widget = try runtime.allocate(cls)
+        let (runtime, cls, widget) = try Self.widget()
         #expect(try runtime.send(widget, "first").intValue == 1)
         // Exchange on the real runtime only: the model's tables still say `first` → 1.
         let real = try #require(MirroredRuntime.realClass(of: cls))

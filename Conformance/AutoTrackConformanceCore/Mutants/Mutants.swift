@@ -14,6 +14,12 @@ public enum Mutants {
         public let subject: ConformanceSubject
         /// The scenarios that must fail for it.
         public let caughtBy: [String]
+
+        /// The scenarios of ``caughtBy`` that `report` — this mutant's — shows passing:
+        /// where the mutant got through. Empty when it was caught.
+        public func missed(in report: ConformanceReport) -> [String] {
+            Set(caughtBy).subtracting(report.failedScenarioIDs).sorted()
+        }
     }
 
     /// Every mutant.

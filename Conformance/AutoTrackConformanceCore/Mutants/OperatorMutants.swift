@@ -49,6 +49,12 @@ public enum OperatorMutants {
         /// changes), or its defect is undone by another guard of the hook (argued in
         /// ``OperatorMutants/arguedEquivalences``).
         public var isEquivalent: Bool { killedBy.isEmpty && (fires == 0 || equivalence != nil) }
+
+        /// `killed by SA-01 GEN-02 …`, `equivalent — why`, or `SURVIVED`.
+        public var verdict: String {
+            if isKilled { return "killed by \(killedBy.prefix(6).joined(separator: " "))\(killedBy.count > 6 ? " …" : "")" }
+            return isEquivalent ? "equivalent — \(equivalence ?? "")" : "SURVIVED"
+        }
     }
 
     /// Mutants that fire yet cannot change any outcome, with the argument why.

@@ -145,8 +145,8 @@ struct ConformanceCommand {
         if mutants {
             var survivors: [String] = []
             for (mutant, report) in zip(Mutants.all.filter { point == nil || $0.subject.point == point }, reports) where scenarioIDs.isEmpty {
-                let missed = Set(mutant.caughtBy).subtracting(report.failedScenarioIDs)
-                if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.sorted().joined(separator: ", "))") }
+                let missed = mutant.missed(in: report)
+                if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.joined(separator: ", "))") }
             }
             print(survivors.isEmpty ? "every hand-written mutant is caught by the scenarios that name it" : survivors.joined(separator: "\n"))
             // The operators, applied to every built-in hook.
@@ -154,9 +154,7 @@ struct ConformanceCommand {
                 .flatMap { OperatorMutants.evaluate(ConformanceSubject(any: $0), scenarios: scenarios) }
             print("\n\(results.count) operator mutants (\(OperatorMutants.MutationOperator.all.count) operators × \(BuiltInHooks.all().count) built-in hooks)")
             for result in results {
-                let verdict = result.isKilled ? "killed by \(result.killedBy.prefix(6).joined(separator: " "))\(result.killedBy.count > 6 ? " …" : "")"
-                    : result.isEquivalent ? "equivalent — \(result.equivalence ?? "")" : "SURVIVED"
-                print("  \(result.mutant): \(verdict)")
+                print("  \(result.mutant): \(result.verdict)")
             }
             print(OperatorMutants.scoreTable(results))
             if let jsonOutput {

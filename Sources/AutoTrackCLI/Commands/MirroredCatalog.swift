@@ -60,9 +60,9 @@ enum MirroredCatalog {
         for mutant in Mutants.all where point == nil || mutant.subject.point == point {
             let result = try run(mutant.subject, scenarioIDs: scenarioIDs)
             reports.append(result.report)
-            let missed = scenarioIDs.isEmpty ? Set(mutant.caughtBy).subtracting(result.report.failedScenarioIDs) : []
-            if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.sorted().joined(separator: ", "))") }
-            print("  \(mutant.subject.name): \(missed.isEmpty ? "caught by \(result.report.failedScenarioIDs.prefix(6).joined(separator: " "))" : "NOT CAUGHT by \(missed.sorted().joined(separator: " "))")")
+            let missed = scenarioIDs.isEmpty ? mutant.missed(in: result.report) : []
+            if !missed.isEmpty { survivors.append("\(mutant.subject.name) not caught by \(missed.joined(separator: ", "))") }
+            print("  \(mutant.subject.name): \(missed.isEmpty ? "caught by \(result.report.failedScenarioIDs.prefix(6).joined(separator: " "))" : "NOT CAUGHT by \(missed.joined(separator: " "))")")
         }
         var operatorResults: [OperatorMutants.Result] = []
         for hook in BuiltInHooks.all() where point == nil || hook.point == point {
@@ -75,9 +75,7 @@ enum MirroredCatalog {
         }
         print("\n\(operatorResults.count) operator mutants on the real runtime (objc)")
         for result in operatorResults {
-            let verdict = result.isKilled ? "killed by \(result.killedBy.prefix(6).joined(separator: " "))\(result.killedBy.count > 6 ? " …" : "")"
-                : result.isEquivalent ? "equivalent — \(result.equivalence ?? "")" : "SURVIVED"
-            print("  \(result.mutant): \(verdict)")
+            print("  \(result.mutant): \(result.verdict)")
         }
         print(OperatorMutants.scoreTable(operatorResults))
         let operatorSurvivors = operatorResults.filter { !$0.isKilled && !$0.isEquivalent }
