@@ -48,7 +48,7 @@ enum ModelExecution {
             if let existing = classes[index] { return existing }
             let superclass = program.superclasses[index]
             // A fresh runtime per program: names cannot collide and classes register.
-            let parent = superclass.map { classAt($0) } ?? runtime.rootClass
+            let parent = superclass.map { classAt($0) } ?? (program.proxyRoots.contains(index) ? runtime.proxyRootClass : runtime.rootClass)
             let created = try! runtime.allocateClassPair(superclass: parent, name: "C\(index)")
             if superclass == nil {
                 runtime.addMethod(to: created, Selector(RuntimeProgram.setter), Implementation("setter") { _ in

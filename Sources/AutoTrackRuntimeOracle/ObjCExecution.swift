@@ -17,7 +17,7 @@ enum ObjCExecution {
     }
 
     private static func run(_ program: RuntimeProgram, number: Int) -> [Observation] {
-        guard let root = atr_lookUpClass("NSObject") else { return [] }
+        guard let root = atr_lookUpClass("NSObject"), let proxyRoot = atr_lookUpClass("NSProxy") else { return [] }
         var classes: [ATClassRef?] = Array(repeating: nil, count: program.superclasses.count)
         /// Class `index`, made (with its superclasses) when first named; `nil` when the
         /// runtime refused to make it.
@@ -25,7 +25,7 @@ enum ObjCExecution {
             if let existing = classes[index] { return existing }
             let superclass = program.superclasses[index]
             // Registered classes cannot be disposed of: each program's names are new.
-            guard let parent = superclass.map({ classAt($0) }) ?? root,
+            guard let parent = superclass.map({ classAt($0) }) ?? (program.proxyRoots.contains(index) ? proxyRoot : root),
                   let created = atr_allocateClassPair(parent, "AutoTrackOracle\(number)_C\(index)") else { return nil }
             if superclass == nil {
                 _ = atr_addMethod(created, atr_selector(RuntimeProgram.setter), atr_oracleSetterImplementation(), "v@:@")
@@ -37,7 +37,8 @@ enum ObjCExecution {
             return created
         }
         for index in 0..<program.earlyClassCount where classAt(index) == nil { return [] }
-        let objects = program.objectClasses.map { atr_new(classes[$0]!)! }
+        // NSProxy has no +new: its instances are allocated only, as proxies are.
+        let objects = program.objectClasses.map { program.isProxyRooted($0) ? atr_alloc(classes[$0]!)! : atr_new(classes[$0]!)! }
         defer { for object in objects { atr_release(object) } }
         for tag in 0..<RuntimeProgram.implementationCount {
             let compiledClass = classes[program.compiledClass(ofSuperCalling: tag)]!

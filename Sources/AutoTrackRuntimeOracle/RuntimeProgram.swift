@@ -19,6 +19,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
     /// made of the classes before them; super-calling implementations are compiled in
     /// those too.
     public var lateClassCount: Int
+    /// The root classes (``superclasses`` `nil`) made under `NSProxy` rather than
+    /// `NSObject`.
+    public var proxyRoots: Set<Int>
     /// The class each object is made of.
     public var objectClasses: [Int]
     /// The operations, in order.
@@ -148,9 +151,10 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
     }
 
     /// Creates a program.
-    public init(superclasses: [Int?], lateClassCount: Int = 0, objectClasses: [Int], operations: [Operation]) {
+    public init(superclasses: [Int?], lateClassCount: Int = 0, proxyRoots: Set<Int> = [], objectClasses: [Int], operations: [Operation]) {
         self.superclasses = superclasses
         self.lateClassCount = min(max(0, lateClassCount), max(0, superclasses.count - 1))
+        self.proxyRoots = proxyRoots.filter { superclasses.indices.contains($0) && superclasses[$0] == nil }
         self.objectClasses = objectClasses
         self.operations = operations
     }
@@ -160,6 +164,13 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// Whether class `index` is made mid-program.
     public func isLate(_ index: Int) -> Bool { index >= earlyClassCount }
+
+    /// Whether class `index` descends from `NSProxy` (else from `NSObject`).
+    public func isProxyRooted(_ index: Int) -> Bool {
+        var current = index
+        while let superclass = superclasses[current] { current = superclass }
+        return proxyRoots.contains(current)
+    }
 
     /// The class a super-calling implementation is compiled in (an early one).
     public func compiledClass(ofSuperCalling tag: Int) -> Int { tag % earlyClassCount }
@@ -177,9 +188,9 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
     /// The program as a person reads it: classes, objects, then one operation a line.
     public var description: String {
         var lines = superclasses.enumerated().map { index, superclass in
-            "C\(index) : \(superclass.map { "C\($0)" } ?? "NSObject")\(isLate(index) ? " (made mid-program)" : "")"
+            "C\(index) : \(superclass.map { "C\($0)" } ?? (proxyRoots.contains(index) ? "NSProxy" : "NSObject"))\(isLate(index) ? " (made mid-program)" : "")"
         }
-        lines += objectClasses.enumerated().map { index, cls in "o\(index) = [C\(cls) new]" }
+        lines += objectClasses.enumerated().map { index, cls in "o\(index) = [C\(cls) \(isProxyRooted(cls) ? "alloc" : "new")]" }
         lines += operations.map(\.description)
         return lines.joined(separator: "\n")
     }
@@ -196,6 +207,13 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
         let classCount = earlyCount + lateCount
         let superclasses: [Int?] = (0..<classCount).map { index in
             index == 0 || pick(0..<3) == 0 ? nil : pick(0..<index)
+        }
+        // A quarter of the root classes descend from NSProxy.
+        let proxyRoots = Set(superclasses.indices.filter { superclasses[$0] == nil && pick(0..<4) == 0 })
+        func proxyRooted(_ index: Int) -> Bool {
+            var current = index
+            while let superclass = superclasses[current] { current = superclass }
+            return proxyRoots.contains(current)
         }
         let objectClasses = (0..<pick(1..<4)).map { _ in pick(0..<earlyCount) }
         // Where each late class is registered: after a random number of operations.
@@ -227,7 +245,7 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             let cls = pick(0..<classCount), object = pick(0..<objectClasses.count)
             if pick(0..<100) < 12 {
                 switch pick(0..<4) {
-                case 0 where !observed.contains(object) && !overridesResponds && !overridesClass:
+                case 0 where !observed.contains(object) && !overridesResponds && !overridesClass && !proxyRooted(objectClasses[object]):
                     observed.insert(object)
                     observes = true
                     operations.append(.observe(object: object))
@@ -247,13 +265,22 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
                 operations.append(.exchange(
                     firstClass: cls, firstSelector: plainSelector(), secondClass: pick(0..<classCount), secondSelector: plainSelector()))
             case 70..<80: operations.append(.setImplementation(cls: cls, selector: plainSelector(), implementation: implementation()))
-            case 80..<88 where !observed.contains(object): operations.append(.setClass(object: object, cls: cls))
+            // An object keeps its root: NSProxy's and NSObject's instances are laid out
+            // differently by GNUstep.
+            case 80..<88 where !observed.contains(object) && proxyRooted(cls) == proxyRooted(objectClasses[object]):
+                operations.append(.setClass(object: object, cls: cls))
             case 80..<88: operations.append(.reportedClass(object: object))
-            case 88..<91: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            // NSProxy's respondsToSelector: answers YES itself on GNUstep for what the
+            // proxy's class implements, and is always forwarded in Foundation and the
+            // model: a pinned difference, so proxies are not asked.
+            case 88..<91 where !proxyRooted(objectClasses[object]):
+                operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 88..<91: operations.append(.reportedClass(object: object))
             case 91..<92 where !observes:
                 overridesResponds = true
                 operations.append(.overrideRespondsTo(cls: cls, answer: pick(0..<2) == 0))
-            case 91..<92: operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 91..<92 where !proxyRooted(objectClasses[object]): operations.append(.respondsTo(object: object, selector: pick(0..<selectors.count)))
+            case 91..<92: operations.append(.reportedClass(object: object))
             case 92..<93 where !observes:
                 overridesClass = true
                 operations.append(.overrideClass(cls: cls, reports: pick(0..<classCount)))
@@ -268,7 +295,8 @@ public struct RuntimeProgram: Hashable, Sendable, Codable, CustomStringConvertib
             }
         }
         operations += registrations.map { .registerClass(cls: $0.cls) }
-        return RuntimeProgram(superclasses: superclasses, lateClassCount: lateCount, objectClasses: objectClasses, operations: operations)
+        return RuntimeProgram(
+            superclasses: superclasses, lateClassCount: lateCount, proxyRoots: proxyRoots, objectClasses: objectClasses, operations: operations)
     }
 }
 

@@ -54,7 +54,10 @@ static id forwardingSignature(id self, SEL _cmd, SEL selector) {
 
 static void forwardInvocation(int tag, id self, NSInvocation *invocation) {
     if (!record(200 + tag)) {
-        [self doesNotRecognizeSelector:[invocation selector]];
+        /* What -doesNotRecognizeSelector: raises, raised here: NSProxy subclasses need
+           not implement that NSObject method (GNUstep's do not, and forwarding it would
+           come back here for ever). */
+        [NSException raise:NSInvalidArgumentException format:@"%s: unrecognized selector (trace full)", sel_getName([invocation selector])];
         return;
     }
     [invocation invokeWithTarget:forwardingBinding[tag]];

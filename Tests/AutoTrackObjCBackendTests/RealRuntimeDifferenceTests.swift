@@ -237,3 +237,32 @@ import Testing
         #expect(model.ownMethods(of: modelClass).map(\.selector.name) == [selector], "objc4 and the model: listed at once")
     }
 }
+
+/// The eighth difference, found by the oracle's NSProxy-rooted classes.
+@Suite struct ProxyRespondsToSelectorTests {
+    @Test("NSProxy's respondsToSelector: — GNUstep answers YES itself for a selector the proxy's class implements; Foundation and the model forward every query (to forwardInvocation:, which NSProxy's raises)")
+    func proxyRespondsToSelector() throws {
+        let runtime = ObjCRuntime.shared
+        let proxyRoot = try #require(runtime.lookUpClass(named: "NSProxy"))
+        let cls = try runtime.makeClassPair(superclass: proxyRoot, named: "RealRuntimeDifferenceProxy")
+        try runtime.registerClass(cls)
+        #expect(runtime.addMethod(to: cls, selector: "differenceProxyOwn", implementation: implementation(atr_oracleImplementation(1)), types: "q@:"))
+        let proxy = try #require(atr_alloc(OpaquePointer(bitPattern: cls.address)!))
+        defer { atr_release(proxy) }
+        let own = atr_respondsToSelector(proxy, atr_selector("differenceProxyOwn"))
+        #expect(!own.raised && own.value == 1, "GNUstep: its own method, answered locally")
+        let other = atr_respondsToSelector(proxy, atr_selector("differenceProxyOther"))
+        #expect(other.raised, "GNUstep: a selector its class lacks is forwarded, and NSProxy's forwarding raises")
+
+        let model = Runtime()
+        let modelClass = try model.defineClass("Proxy", superclass: model.proxyRootClass, methods: [
+            ("differenceProxyOwn", "q@:", Implementation("own") { _ in .int(1) }),
+        ])
+        let modelProxy = try model.allocate(modelClass)
+        for selector: Selector in ["differenceProxyOwn", "differenceProxyOther"] {
+            #expect(throws: RuntimeError.self, "the model: every query forwarded to NSProxy's forwardInvocation:, which raises") {
+                try model.send(modelProxy, Selectors.respondsToSelector, MessageArguments(.selector(selector)))
+            }
+        }
+    }
+}
