@@ -20,22 +20,19 @@ import Synchronization
 /// difference.
 ///
 /// GCC's runtime has no `objc_setAssociatedObject`: associations are kept in a side
-/// table of this backend, keyed by the object's address and the key. Entries for an
-/// object stay until they are set to `nil` (the table does not observe deallocation),
-/// which is what the hook registries — associations on classes — need.
+/// table of this backend, by the object's address and the key. The table forgets an
+/// object's associations when it is deallocated (the backend observes `-dealloc` of
+/// `NSObject` and `NSProxy` from the first association on an instance), as objc4 does,
+/// so a later object at the same address never sees them; classes are never
+/// deallocated.
 public final class ObjCRuntime: RuntimeOperations {
     /// The process's runtime.
     public static let shared = ObjCRuntime()
 
     private let classes = Mutex<[UInt: ObjCClass]>([:])
     private let methods = Mutex<[UInt: ObjCMethod]>([:])
-    private let associations = Mutex<[AssociationSlot: any AnyObject & Sendable]>([:])
-
-    /// One association: an object (or class) address and a key.
-    struct AssociationSlot: Hashable {
-        let address: UInt
-        let key: String
-    }
+    /// Associations by object (or class) address, then key.
+    private let associations = Mutex<[UInt: [String: any AnyObject & Sendable]]>([:])
 
     private init() {}
 
@@ -183,25 +180,59 @@ public final class ObjCRuntime: RuntimeOperations {
 
     /// The association of `key` on a class, from the side table.
     public func associatedObject(for key: String, onClass cls: ObjCClass) -> (any AnyObject & Sendable)? {
-        associations.withLock { $0[AssociationSlot(address: cls.address, key: key)] }
+        associations.withLock { $0[cls.address]?[key] }
     }
 
     /// Sets (or, with `nil`, removes) the association of `key` on a class.
     public func setAssociatedObject(_ value: (any AnyObject & Sendable)?, for key: String, onClass cls: ObjCClass) {
-        associations.withLock { $0[AssociationSlot(address: cls.address, key: key)] = value }
+        setAssociation(value, for: key, at: cls.address)
     }
 
     /// The association of `key` on an instance, from the side table.
     public func associatedObject(for key: String, on object: ObjCObject) -> (any AnyObject & Sendable)? {
-        associations.withLock { $0[AssociationSlot(address: object.address, key: key)] }
+        associations.withLock { $0[object.address]?[key] }
     }
 
-    /// Sets (or, with `nil`, removes) the association of `key` on an instance.
+    /// Sets (or, with `nil`, removes) the association of `key` on an instance; it goes
+    /// when the instance is deallocated.
     public func setAssociatedObject(_ value: (any AnyObject & Sendable)?, for key: String, on object: ObjCObject) {
-        associations.withLock { $0[AssociationSlot(address: object.address, key: key)] = value }
+        if value != nil { Self.observeDeallocation }
+        setAssociation(value, for: key, at: object.address)
+    }
+
+    /// How many objects (and classes) have associations: for tests.
+    package var associatedObjectCount: Int { associations.withLock { $0.count } }
+
+    private func setAssociation(_ value: (any AnyObject & Sendable)?, for key: String, at address: UInt) {
+        // The previous value is released after the lock: its deinit may release an
+        // object, whose deallocation comes back here.
+        let previous = associations.withLock { table -> (any AnyObject & Sendable)? in
+            let previous = table[address]?[key]
+            table[address, default: [:]][key] = value
+            if table[address]?.isEmpty == true { table[address] = nil }
+            return previous
+        }
+        _ = previous
+    }
+
+    /// Installs the deallocation observer, once.
+    private static let observeDeallocation: Void = {
+        atr_observeDeallocation { object in ObjCRuntime.shared.forgetAssociations(of: object.address) }
+    }()
+
+    /// Drops every association of the object at `address`, which is being deallocated.
+    private func forgetAssociations(of address: UInt) {
+        let dropped = associations.withLock { $0.removeValue(forKey: address) }
+        _ = dropped
     }
 
     // MARK: Objects and messages
+
+    /// `[cls alloc]` without `init` — how `NSProxy` subclasses, which have no `+new`, are
+    /// made — owned by the returned wrapper.
+    public func allocateObject(of cls: ObjCClass) -> ObjCObject? {
+        atr_alloc(cls.pointer).map { ObjCObject(owning: $0) }
+    }
 
     /// `[cls new]`, owned by the returned wrapper (released when it goes).
     public func makeObject(of cls: ObjCClass) -> ObjCObject? {

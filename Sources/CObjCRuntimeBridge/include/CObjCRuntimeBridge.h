@@ -242,6 +242,14 @@ ATSendResult atr_sendNative(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull 
 /** Sends a method taking a double and returning a double, from native code. */
 double atr_sendNativeDouble(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector, double argument);
 
+/* Deallocation. */
+
+/** Called with each object about to be deallocated. */
+typedef void (*ATDeallocationObserver)(ATObjectRef _Nonnull object);
+/** Calls `observer` at the start of every -[NSObject dealloc] and -[NSProxy dealloc]
+    (installed once; a later call replaces the observer). */
+void atr_observeDeallocation(ATDeallocationObserver _Nullable observer);
+
 /* Real forwarding, for mirrored runtimes. */
 
 /** Sends `selector` — which nothing implements — to `receiver` as compiled code would:
