@@ -72,12 +72,12 @@ struct RuntimeBenchmark {
             }
         }
         return [
-            .init(name: "\(prefix)send, cached, no arguments", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.plain, calls: calls)),
-            .init(name: "\(prefix)send through an exchanged method", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.exchanged, calls: calls)),
-            .init(name: "\(prefix)send through a dynamic subclass", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.subclassed, calls: calls)),
-            .init(name: "\(prefix)send via forwardingTargetForSelector:", operationsPerRun: calls / 10, bytesPerRun: 0,
+            .init(name: "\(prefix)send, cached", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.plain, calls: calls)),
+            .init(name: "\(prefix)via an exchanged method", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.exchanged, calls: calls)),
+            .init(name: "\(prefix)via a dynamic subclass", operationsPerRun: calls, bytesPerRun: 0, body: sending(receivers.subclassed, calls: calls)),
+            .init(name: "\(prefix)via forwardingTargetForSelector:", operationsPerRun: calls / 10, bytesPerRun: 0,
                   body: sending(receivers.fastForwarder, calls: calls / 10)),
-            .init(name: "\(prefix)send via forwardInvocation:", operationsPerRun: calls / 20, bytesPerRun: 0,
+            .init(name: "\(prefix)via forwardInvocation:", operationsPerRun: calls / 20, bytesPerRun: 0,
                   body: sending(receivers.slowForwarder, calls: calls / 20)),
         ]
     }
@@ -121,10 +121,10 @@ struct RuntimeBenchmark {
     /// by the real runtime and checked against the model's lookup.
     static func mirroredSection(calls: Int, harness: BenchmarkHarness, modelPlainSend: Double) throws -> (section: BenchmarkReport.Section, summary: String) {
         #if AUTOTRACK_OBJC
-        let results = harness.measure(try sends(in: MirroredRuntime.make(), prefix: "mirrored: ", calls: calls))
+        let results = harness.measure(try sends(in: MirroredRuntime.make(), prefix: "mirror: ", calls: calls))
         let summary = String(format: "mirrored (real lookup, checked against the model's): plain send %.1f× the model's", results[0].nanosecondsPerOperation / modelPlainSend)
         return (.init(title: "One message on a mirrored runtime (the model's sends, the real runtime's lookup)", unit: "call", results: results,
-                      baseline: "mirrored: send, cached, no arguments", showThroughput: false), summary)
+                      baseline: "mirror: send, cached", showThroughput: false), summary)
         #else
         throw RuntimeError.exception(name: "unavailable", reason: "the real runtime is not built in")
         #endif
