@@ -55,7 +55,9 @@ public enum MirroredRuntime {
     /// returned zero).
     public static var failedNativeCalls: Int { ObjCDispatchEngine.failedNativeCalls.load(ordering: .relaxed) }
 
-    /// How many sends this process's mirrored runtimes forwarded through GNUstep's own
-    /// forwarding (`NSInvocation`, `forwardInvocation:`).
-    public static var realForwards: Int { ObjCDispatchEngine.realForwards.load(ordering: .relaxed) }
+    /// How many sends `runtime` forwarded through GNUstep's own forwarding
+    /// (`NSInvocation`, `forwardInvocation:`); 0 for a runtime that is not mirrored.
+    public static func realForwardCount(of runtime: Runtime) -> Int {
+        (runtime.dispatchEngine as? ObjCDispatchEngine)?.realForwards.load(ordering: .relaxed) ?? 0
+    }
 }

@@ -48,7 +48,7 @@ extension ObjCDispatchEngine {
                 return UInt64(box.address)
             }
         }
-        Self.realForwards.add(1, ordering: .relaxed)
+        realForwards.add(1, ordering: .relaxed)
         let thread = Self.currentThread
         let previous = pendingErrors.withLock { $0.removeValue(forKey: thread) }
         var result: UInt64 = 0

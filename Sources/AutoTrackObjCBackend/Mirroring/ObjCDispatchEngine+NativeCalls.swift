@@ -16,7 +16,11 @@ extension ObjCDispatchEngine {
     static let closureHandler: ATClosureHandler = { context, count, kinds, arguments, returnKind, result in
         guard let context else { return }
         let closure = Unmanaged<ClosureContext>.fromOpaque(context).takeUnretainedValue()
-        closure.engine.handleNativeCall(closure.implementation, count: Int(count), kinds: kinds, arguments: arguments, returnKind: returnKind, result: result)
+        guard let engine = closure.engine, let implementation = closure.implementation else {
+            ObjCDispatchEngine.failedNativeCalls.add(1, ordering: .relaxed)
+            return
+        }
+        engine.handleNativeCall(implementation, count: Int(count), kinds: kinds, arguments: arguments, returnKind: returnKind, result: result)
     }
 
     func handleNativeCall(

@@ -6,15 +6,20 @@ import Synchronization
 final class ObjCDispatchEngine: DispatchEngine {
     static let nextRuntimeNumber = Atomic<Int>(1)
     static let failedNativeCalls = Atomic<Int>(0)
-    static let realForwards = Atomic<Int>(0)
+    /// How many sends this runtime forwarded through GNUstep.
+    let realForwards = Atomic<Int>(0)
 
     /// The prefix of this runtime's real class names.
     let prefix: String
 
-    /// An implementation's closure: what the closure handler needs to run it.
-    final class ClosureContext: Sendable {
-        let implementation: Implementation
-        unowned let engine: ObjCDispatchEngine
+    /// An implementation's closure: what the closure handler needs to run it. A closure
+    /// outlives its runtime (IMPs are never freed), so it holds both weakly: a call after
+    /// the runtime is gone does nothing and is counted.
+    final class ClosureContext: @unchecked Sendable {
+        // Safe: both references are written once, in `init`; weak references load
+        // atomically.
+        weak var implementation: Implementation?
+        weak var engine: ObjCDispatchEngine?
         init(implementation: Implementation, engine: ObjCDispatchEngine) {
             self.implementation = implementation
             self.engine = engine
@@ -36,7 +41,8 @@ final class ObjCDispatchEngine: DispatchEngine {
 
     struct State {
         var selectors: [Int: UInt] = [:]
-        var contexts: [UInt: ClosureContext] = [:]
+        /// The implementation each IMP this engine made runs.
+        var implementationsByIMP: [UInt: Implementation] = [:]
         var implementations: [ObjectIdentifier: UInt] = [:]
         var classes: [UInt: ClassReference] = [:]
         var objects: [UInt: ObjectReference] = [:]
@@ -97,12 +103,15 @@ final class ObjCDispatchEngine: DispatchEngine {
         // A closure for the encoding; an encoding closures cannot take (a struct by
         // value) gets one for `v@:`: still a distinct IMP, callable by the runtime's own
         // sends, which never go through C.
-        let made = atr_makeClosure(types, Unmanaged.passUnretained(context).toOpaque()) ?? atr_makeClosure("v@:", Unmanaged.passUnretained(context).toOpaque())
+        // The closure keeps its context (two weak references) for the process's life, as
+        // its IMP lives on.
+        let retained = Unmanaged.passRetained(context).toOpaque()
+        let made = atr_makeClosure(types, retained) ?? atr_makeClosure("v@:", retained)
         let address = UInt(bitPattern: unsafeBitCast(made, to: Int.self))
         return state.withLock { state in
             if let raced = state.implementations[ObjectIdentifier(implementation)] { return raced }
             state.implementations[ObjectIdentifier(implementation)] = address
-            state.contexts[address] = context
+            state.implementationsByIMP[address] = implementation
             return address
         }
     }
@@ -112,7 +121,7 @@ final class ObjCDispatchEngine: DispatchEngine {
     }
 
     func implementation(at address: UInt) -> Implementation? {
-        state.withLock { $0.contexts[address]?.implementation }
+        state.withLock { $0.implementationsByIMP[address] }
     }
 
     // MARK: Classes

@@ -8,7 +8,9 @@ import Synchronization
 /// is how dynamic-subclass hooks and key-value observation work.
 open class RuntimeObject: @unchecked Sendable {
     // Safe: `isaStorage` is atomic; associations are behind a mutex; the runtime
-    // reference is immutable. Subclasses that add storage document their own rules.
+    // reference is immutable; `twin` is written once — in `init` for an instance, by the
+    // runtime under its lock before a class is handed out — and only read afterwards.
+    // Subclasses that add storage document their own rules.
 
     let isaStorage: Atomic<Unmanaged<RuntimeClass>?>
     let associationStorage = Mutex<[AssociationKey: Association]>([:])

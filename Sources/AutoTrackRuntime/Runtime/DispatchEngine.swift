@@ -79,6 +79,9 @@ extension Runtime {
     /// ``dispatchDivergences``).
     public var hasRealDispatch: Bool { engine != nil }
 
+    /// The real runtime deciding this runtime's dispatch, when there is one.
+    package var dispatchEngine: (any DispatchEngine)? { engine }
+
     /// The sends (up to 64) where the model's lookup would have run another
     /// implementation than the real runtime deciding this runtime's dispatch did.
     /// Always empty for a model-only runtime.
