@@ -297,8 +297,8 @@ if let objcIncludeDirectory {
             name: "AutoTrackObjCBackendTests",
             dependencies: [
                 "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
-                "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackHooks",
-                "AutoTrackReferenceUI",
+                "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
+                "AutoTrackHooks", "AutoTrackReferenceUI",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,12 +1,12 @@
-/// AutoTrackConformanceCore: `ConformanceReport`, `ConformanceSubject`, `Scenario`, `ScenarioCatalog` appear in this file's public API.
+/// AutoTrackConformanceCore: `ConformanceReport`, `ConformanceSubject`, `Scenario`, `ScenarioBackend`, `ScenarioCatalog` appear in this file's public API.
 public import AutoTrackConformanceCore
 /// Foundation: `URL` appears in this file's public API.
 public import Foundation
 /// Testing: `SourceLocation` appears in this file's public API.
 public import Testing
 
-/// Runs `scenario` against `subject` and records one Swift Testing issue per
-/// violation, at the caller's source location.
+/// Runs `scenario` against `subject` — on `backend`'s runtime, the model's by default —
+/// and records one Swift Testing issue per violation, at the caller's source location.
 ///
 /// ```swift
 /// @Test(arguments: ScenarioCatalog.scenarios(for: .delegateSelection))
@@ -15,10 +15,10 @@ public import Testing
 /// }
 /// ```
 public func expectConformance(
-    _ subject: ConformanceSubject, scenario: Scenario, sourceLocation: SourceLocation = #_sourceLocation
+    _ subject: ConformanceSubject, scenario: Scenario, backend: ScenarioBackend = .model, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     guard scenario.applies(to: subject.point) else { return }
-    let outcome = Conformance.run(scenario, against: subject)
+    let outcome = Conformance.run(scenario, against: subject, backend: backend)
     for violation in outcome.violations {
         let details = (["reproduces: \(violation.failure)"] + violation.transcript).joined(separator: "\n  ")
         Issue.record(Comment(rawValue: "\(subject.name): \(violation)\n  \(details)"), sourceLocation: sourceLocation)
@@ -28,7 +28,7 @@ public func expectConformance(
     }
 }
 
-/// The failure `requireConformance(_:scenarios:)` throws: every violation.
+/// The failure `requireConformance(_:scenarios:backend:)` throws: every violation.
 public struct ConformanceFailure: Error, CustomStringConvertible {
     /// The report with the failures.
     public let report: ConformanceReport
@@ -37,11 +37,13 @@ public struct ConformanceFailure: Error, CustomStringConvertible {
     public var description: String { report.table }
 }
 
-/// Runs `scenarios` against `subject` and throws a ``ConformanceFailure`` listing
-/// every violation — usable from XCTest (`XCTAssertNoThrow(try requireConformance(…))`)
-/// or any other harness.
-public func requireConformance(_ subject: ConformanceSubject, scenarios: [Scenario] = ScenarioCatalog.all) throws {
-    let report = Conformance.evaluate(subject, scenarios: scenarios)
+/// Runs `scenarios` against `subject` — on `backend`'s runtime, the model's by default —
+/// and throws a ``ConformanceFailure`` listing every violation — usable from XCTest
+/// (`XCTAssertNoThrow(try requireConformance(…))`) or any other harness.
+public func requireConformance(
+    _ subject: ConformanceSubject, scenarios: [Scenario] = ScenarioCatalog.all, backend: ScenarioBackend = .model
+) throws {
+    let report = Conformance.evaluate(subject, scenarios: scenarios, backend: backend)
     if !report.passed { throw ConformanceFailure(report: report) }
 }
 

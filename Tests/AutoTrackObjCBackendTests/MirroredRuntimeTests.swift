@@ -1,3 +1,4 @@
+import AutoTrackConformance
 import AutoTrackConformanceCore
 import AutoTrackHooks
 import AutoTrackInterception
@@ -117,6 +118,19 @@ struct MirroredRuntimeTests {
         #expect(seen.number == 23)
         #expect(seen.object === other)
         #expect(atr_sendNativeDouble(receiver, atr_selector("half:"), 5) == 2.5)
+    }
+
+    @Test("the Swift Testing layer takes the backend: a hook's scenarios on real dispatch, an issue per violation")
+    func swiftTestingLayer() throws {
+        let hook = ConformanceSubject(ControlSendActionHook())
+        let scenario = try #require(ScenarioCatalog.scenario("SA-01"))
+        expectConformance(hook, scenario: scenario, backend: Self.objc)
+        try requireConformance(hook, scenarios: [scenario], backend: Self.objc)
+        let mutant = try #require(Mutants.all.first { $0.caughtBy.contains("SA-01") })
+        withKnownIssue("the mutant double-records on the real runtime too") {
+            expectConformance(mutant.subject, scenario: scenario, backend: Self.objc)
+        }
+        #expect(throws: ConformanceFailure.self) { try requireConformance(mutant.subject, scenarios: [scenario], backend: Self.objc) }
     }
 
     @Test("every hand-written mutant is caught on real dispatch by the scenarios that name it")
