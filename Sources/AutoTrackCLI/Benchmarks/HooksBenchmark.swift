@@ -29,8 +29,8 @@ struct HooksBenchmark {
 
     /// A host with the hook installed, a table, an unhooked delegate (never set on a
     /// list) and the receiver the table actually calls for a hooked delegate.
-    private func setup(_ hook: (any InterceptionHook<ReferenceHost>)?) throws -> Setup {
-        let host = try ReferenceHost()
+    private func setup(_ hook: (any InterceptionHook<ReferenceHost>)?, runtime: Runtime) throws -> Setup {
+        let host = try ReferenceHost(runtime: runtime)
         let context = InteractionContext(sink: DiscardingSink())
         if let hook { _ = try hook.install(on: host, context: context) }
         for name in ["PlainDelegate", "HookedDelegate"] {
@@ -71,27 +71,36 @@ struct HooksBenchmark {
         var sections: [BenchmarkReport.Section] = []
         var context: [String] = ["\(calls) calls per round with tracking disabled; enabled rounds make 1/100 as many (each captures a snapshot)"]
         let harness = BenchmarkHarness()
-        for (label, hook) in [("method exchange", ExchangeDelegateHook() as any InterceptionHook<ReferenceHost>),
-                              ("dynamic subclass", SubclassDelegateHook()), ("forwarding proxy", ProxyDelegateHook())] {
-            let setup = try setup(hook)
-            let hooked = setup.hooked!
-            setup.context.isEnabled = false
-            let disabled = harness.measure([
-                .init(name: "unhooked didSelect", operationsPerRun: calls, bytesPerRun: 0, body: selecting(setup, setup.unhooked, calls: calls)),
-                .init(name: "\(label), tracking disabled", operationsPerRun: calls, bytesPerRun: 0, body: selecting(setup, hooked, calls: calls)),
-            ])
-            setup.context.isEnabled = true
-            let enabled = harness.measure([
-                .init(name: "\(label), tracking enabled", operationsPerRun: calls / 100, bytesPerRun: 0,
-                      body: selecting(setup, hooked, calls: calls / 100)),
-            ])
-            let results = disabled + enabled
-            context.append(String(format: "%@: disabled %.2f× the unhooked call, enabled %.0f×", label,
-                                  results[1].nanosecondsPerOperation / results[0].nanosecondsPerOperation,
-                                  results[2].nanosecondsPerOperation / results[0].nanosecondsPerOperation))
-            sections.append(.init(title: "Delegate selection: \(label)", unit: "call", results: results,
-                                  baseline: "unhooked didSelect", showThroughput: false))
+        func delegateSections(prefix: String, makeRuntime: () -> Runtime) throws {
+            for (label, hook) in [("method exchange", ExchangeDelegateHook() as any InterceptionHook<ReferenceHost>),
+                                  ("dynamic subclass", SubclassDelegateHook()), ("forwarding proxy", ProxyDelegateHook())] {
+                // Row names fit the table: the model's keep their long form.
+                func row(_ state: String) -> String { prefix.isEmpty ? "\(label), tracking \(state)" : "\(prefix)\(label), \(state)" }
+                let setup = try setup(hook, runtime: makeRuntime())
+                let hooked = setup.hooked!
+                setup.context.isEnabled = false
+                let disabled = harness.measure([
+                    .init(name: "\(prefix)unhooked didSelect", operationsPerRun: calls, bytesPerRun: 0, body: selecting(setup, setup.unhooked, calls: calls)),
+                    .init(name: row("disabled"), operationsPerRun: calls, bytesPerRun: 0, body: selecting(setup, hooked, calls: calls)),
+                ])
+                setup.context.isEnabled = true
+                let enabled = harness.measure([
+                    .init(name: row("enabled"), operationsPerRun: calls / 100, bytesPerRun: 0,
+                          body: selecting(setup, hooked, calls: calls / 100)),
+                ])
+                let results = disabled + enabled
+                context.append(String(format: "%@%@: disabled %.2f× the unhooked call, enabled %.0f×", prefix, label,
+                                      results[1].nanosecondsPerOperation / results[0].nanosecondsPerOperation,
+                                      results[2].nanosecondsPerOperation / results[0].nanosecondsPerOperation))
+                sections.append(.init(title: "Delegate selection\(prefix.isEmpty ? "" : " on a mirrored runtime"): \(label)", unit: "call",
+                                      results: results, baseline: "\(prefix)unhooked didSelect", showThroughput: false))
+            }
         }
+        try delegateSections(prefix: "") { Runtime() }
+        #if AUTOTRACK_OBJC
+        // The same built-in hooks on a runtime whose dispatch the real runtime decides.
+        try delegateSections(prefix: "mirror: ") { MirroredRuntime.make() }
+        #endif
 
         // Send-action: the hooked control method against the unhooked one (before install).
         let app = try SampleApp()
