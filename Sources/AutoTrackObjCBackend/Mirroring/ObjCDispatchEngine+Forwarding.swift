@@ -19,9 +19,9 @@ extension ObjCDispatchEngine {
     /// Forwards through GNUstep: the forwarding IMP its hook gives, called with the C
     /// convention of the message's encoding (some method's for the selector, as a
     /// compiled call site would know it, else the receiver's signature for it, else the
-    /// arguments' kinds); it asks
-    /// `methodSignatureForSelector:`, packs an `NSInvocation` and hands it to
-    /// `forwardInvocation:` — this runtime's implementations, called natively.
+    /// arguments' kinds); it asks `methodSignatureForSelector:`, packs an `NSInvocation`
+    /// and hands it to `forwardInvocation:` — this runtime's implementations, called
+    /// natively.
     func forward(_ message: Message) throws(RuntimeError) -> RuntimeValue? {
         guard let runtime = attachedRuntime.runtime else { return nil }
         // objc4's order: the fast path first. GNUstep asks forwardingTargetForSelector:
