@@ -10,8 +10,7 @@ import Testing
     @Test("an instance's associations go with it: the values are released, and nothing is left for its address")
     func associationsGoWithTheirObject() throws {
         let runtime = ObjCRuntime.shared
-        let cls = try runtime.makeClassPair(superclass: runtime.rootClass, named: "AssociationTestsObject")
-        try runtime.registerClass(cls)
+        let cls = try makeRegisteredClass("AssociationTestsObject")
         weak var released: Value?
         var address: UInt = 0
         let before = runtime.associatedObjectCount
@@ -35,9 +34,7 @@ import Testing
     @Test("an NSProxy-rooted object's associations go with it too; a class's stay")
     func proxiesAndClasses() throws {
         let runtime = ObjCRuntime.shared
-        let proxyRoot = try #require(runtime.lookUpClass(named: "NSProxy"))
-        let cls = try runtime.makeClassPair(superclass: proxyRoot, named: "AssociationTestsProxy")
-        try runtime.registerClass(cls)
+        let cls = try makeRegisteredClass("AssociationTestsProxy", under: "NSProxy")
         weak var released: Value?
         do {
             let proxy = try #require(runtime.allocateObject(of: cls))

@@ -243,9 +243,7 @@ import Testing
     @Test("NSProxy's respondsToSelector: — GNUstep answers YES itself for a selector the proxy's class implements; Foundation and the model forward every query (to forwardInvocation:, which NSProxy's raises)")
     func proxyRespondsToSelector() throws {
         let runtime = ObjCRuntime.shared
-        let proxyRoot = try #require(runtime.lookUpClass(named: "NSProxy"))
-        let cls = try runtime.makeClassPair(superclass: proxyRoot, named: "RealRuntimeDifferenceProxy")
-        try runtime.registerClass(cls)
+        let cls = try makeRegisteredClass("RealRuntimeDifferenceProxy", under: "NSProxy")
         #expect(runtime.addMethod(to: cls, selector: "differenceProxyOwn", implementation: implementation(atr_oracleImplementation(1)), types: "q@:"))
         let proxy = try #require(atr_alloc(OpaquePointer(bitPattern: cls.address)!))
         defer { atr_release(proxy) }
