@@ -206,13 +206,12 @@ public final class ObjCRuntime: RuntimeOperations {
     private func setAssociation(_ value: (any AnyObject & Sendable)?, for key: String, at address: UInt) {
         // The previous value is released after the lock: its deinit may release an
         // object, whose deallocation comes back here.
-        let previous = associations.withLock { table -> (any AnyObject & Sendable)? in
+        _ = associations.withLock { table -> (any AnyObject & Sendable)? in
             let previous = table[address]?[key]
             table[address, default: [:]][key] = value
             if table[address]?.isEmpty == true { table[address] = nil }
             return previous
         }
-        _ = previous
     }
 
     /// Installs the deallocation observer, once.
@@ -222,8 +221,8 @@ public final class ObjCRuntime: RuntimeOperations {
 
     /// Drops every association of the object at `address`, which is being deallocated.
     private func forgetAssociations(of address: UInt) {
-        let dropped = associations.withLock { $0.removeValue(forKey: address) }
-        _ = dropped
+        // Released after the lock, for the same reason as in `setAssociation`.
+        _ = associations.withLock { $0.removeValue(forKey: address) }
     }
 
     // MARK: Objects and messages

@@ -20,12 +20,6 @@ public struct Properties: Sendable {
         var key: String
         var value: PropertyValue
         let fingerprint: UInt32
-
-        init(key: String, value: PropertyValue, fingerprint: UInt32) {
-            self.key = key
-            self.value = value
-            self.fingerprint = fingerprint
-        }
     }
 
     /// The properties in insertion order.

@@ -33,7 +33,7 @@ extension ObjCDispatchEngine {
             if let target, target !== message.receiver { return try runtime.send(target, message.selector, message.arguments) }
         }
         let arguments = (0..<message.arguments.count).map { message.arguments[$0] }
-        var types = runtime.anyTypeEncoding(for: message.selector) ?? signatureTypes(of: message, runtime: runtime) ?? ""
+        var types = runtime.anyTypeEncoding(for: message.selector) ?? signatureTypes(of: message, receiverClass: receiverClass, runtime: runtime) ?? ""
         if !ObjCTypeKinds(types).takes(argumentCount: arguments.count) { types = ObjCTypeKinds.encoding(returningObjectFor: arguments) }
         var boxes: [UInt] = []
         defer {
@@ -72,8 +72,7 @@ extension ObjCDispatchEngine {
 
     /// The encoding the receiver's `methodSignatureForSelector:` gives for a selector no
     /// class of the runtime implements (GNUstep asks it again, to build its invocation).
-    func signatureTypes(of message: Message, runtime: Runtime) -> String? {
-        let receiverClass = atr_objectClass(OpaquePointer(bitPattern: message.receiver.twin)!)
+    func signatureTypes(of message: Message, receiverClass: OpaquePointer, runtime: Runtime) -> String? {
         guard atr_classResponds(receiverClass, sel(Selectors.methodSignature)),
               case .value(let wrapped)? = try? runtime.send(message.receiver, Selectors.methodSignature, MessageArguments(.selector(message.selector))),
               let signature = wrapped as? MethodSignature

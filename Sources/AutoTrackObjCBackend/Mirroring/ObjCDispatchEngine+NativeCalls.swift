@@ -13,18 +13,18 @@ extension ObjCDispatchEngine {
 
     /// Native code called one of this runtime's implementations: the arguments become
     /// a message, the implementation runs, and its result goes back in 64 bits.
-    static let closureHandler: ATClosureHandler = { context, count, kinds, arguments, returnKind, result in
+    static let closureHandler: ATClosureHandler = { context, count, kinds, arguments, _, result in
         guard let context else { return }
         let closure = Unmanaged<ClosureContext>.fromOpaque(context).takeUnretainedValue()
         guard let engine = closure.engine, let implementation = closure.implementation else {
             ObjCDispatchEngine.failedNativeCalls.add(1, ordering: .relaxed)
             return
         }
-        engine.handleNativeCall(implementation, count: Int(count), kinds: kinds, arguments: arguments, returnKind: returnKind, result: result)
+        engine.handleNativeCall(implementation, count: Int(count), kinds: kinds, arguments: arguments, result: result)
     }
 
     func handleNativeCall(
-        _ implementation: Implementation, count: Int, kinds: UnsafePointer<CChar>, arguments: UnsafePointer<UInt64>, returnKind: CChar,
+        _ implementation: Implementation, count: Int, kinds: UnsafePointer<CChar>, arguments: UnsafePointer<UInt64>,
         result: UnsafeMutablePointer<UInt64>
     ) {
         guard let runtime = attachedRuntime.runtime, let receiver = modelObject(at: UInt(arguments[0])),
@@ -64,7 +64,6 @@ extension ObjCDispatchEngine {
         } else {
             result.pointee = bits(of: value)
         }
-        _ = returnKind
     }
 
     /// A value as 64 bits for native code: a Swift value as `boxing` boxes it (0 by
