@@ -16,11 +16,11 @@ extension ObjCDispatchEngine {
     static let closureHandler: ATClosureHandler = { context, count, kinds, arguments, _, result in
         guard let context else { return }
         let closure = Unmanaged<ClosureContext>.fromOpaque(context).takeUnretainedValue()
-        guard let engine = closure.engine, let implementation = closure.implementation else {
+        guard closure.isAlive.load(ordering: .acquiring) else {
             ObjCDispatchEngine.failedNativeCalls.add(1, ordering: .relaxed)
             return
         }
-        engine.handleNativeCall(implementation, count: Int(count), kinds: kinds, arguments: arguments, result: result)
+        closure.engine.handleNativeCall(closure.implementation, count: Int(count), kinds: kinds, arguments: arguments, result: result)
     }
 
     func handleNativeCall(

@@ -13,13 +13,17 @@ final class ObjCDispatchEngine: DispatchEngine {
     let prefix: String
 
     /// An implementation's closure: what the closure handler needs to run it. A closure
-    /// outlives its runtime (IMPs are never freed), so it holds both weakly: a call after
-    /// the runtime is gone does nothing and is counted.
+    /// outlives its runtime (IMPs are never freed), so the engine marks its contexts
+    /// dead when it goes: a call after that does nothing and is counted. (Not weak
+    /// references: an object weakly referenced counts its references the slow way, and
+    /// implementations are retained on every send.)
     final class ClosureContext: @unchecked Sendable {
-        // Safe: both references are written once, in `init`; weak references load
-        // atomically.
-        weak var implementation: Implementation?
-        weak var engine: ObjCDispatchEngine?
+        // Safe: both references are valid while `isAlive` — the engine keeps its
+        // implementations and clears the flag in its `deinit`; a native call racing with
+        // the runtime's own release is a use-after-release in the app either way.
+        unowned(unsafe) let implementation: Implementation
+        unowned(unsafe) let engine: ObjCDispatchEngine
+        let isAlive = Atomic<Bool>(true)
         init(implementation: Implementation, engine: ObjCDispatchEngine) {
             self.implementation = implementation
             self.engine = engine
@@ -43,6 +47,8 @@ final class ObjCDispatchEngine: DispatchEngine {
         var selectors: [Int: UInt] = [:]
         /// The implementation each IMP this engine made runs.
         var implementationsByIMP: [UInt: Implementation] = [:]
+        /// The contexts of those IMPs' closures, marked dead when the engine goes.
+        var contexts: [ClosureContext] = []
         var implementations: [ObjectIdentifier: UInt] = [:]
         var classes: [UInt: ClassReference] = [:]
         var objects: [UInt: ObjectReference] = [:]
@@ -75,12 +81,18 @@ final class ObjCDispatchEngine: DispatchEngine {
         Self.installHandler
     }
 
+    deinit {
+        state.withLock { state in for context in state.contexts { context.isAlive.store(false, ordering: .releasing) } }
+    }
+
     /// The runtime this engine decides for, set once after it is made.
     let attachedRuntime = AttachedRuntime()
 
     final class AttachedRuntime: @unchecked Sendable {
-        // Safe: written once, by `attach`, before the runtime is handed out.
-        weak var runtime: Runtime?
+        // Safe: written once, by `attach`, before the runtime is handed out; the runtime
+        // owns the engine, so it outlives every use of this reference. Not weak: a weakly
+        // referenced object counts its references the slow way.
+        unowned(unsafe) var runtime: Runtime?
     }
 
     func attach(_ runtime: Runtime) { attachedRuntime.runtime = runtime }
@@ -103,8 +115,7 @@ final class ObjCDispatchEngine: DispatchEngine {
         // A closure for the encoding; an encoding closures cannot take (a struct by
         // value) gets one for `v@:`: still a distinct IMP, callable by the runtime's own
         // sends, which never go through C.
-        // The closure keeps its context (two weak references) for the process's life, as
-        // its IMP lives on.
+        // The closure keeps its context for the process's life, as its IMP lives on.
         let retained = Unmanaged.passRetained(context).toOpaque()
         let made = atr_makeClosure(types, retained) ?? atr_makeClosure("v@:", retained)
         let address = UInt(bitPattern: unsafeBitCast(made, to: Int.self))
@@ -112,6 +123,7 @@ final class ObjCDispatchEngine: DispatchEngine {
             if let raced = state.implementations[ObjectIdentifier(implementation)] { return raced }
             state.implementations[ObjectIdentifier(implementation)] = address
             state.implementationsByIMP[address] = implementation
+            state.contexts.append(context)
             return address
         }
     }
