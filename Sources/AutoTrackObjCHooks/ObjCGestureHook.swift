@@ -47,7 +47,7 @@ public struct ObjCGestureHook: Sendable {
                     let element = ElementSnapshot(
                         typeName: type, typeHierarchy: [type], role: .view, accessibilityIdentifier: nil,
                         properties: ["$element_type": .string(type)])
-                    return Interaction(point: .gesture, element: element, screen: nil, details: InteractionDetails(gestureKind: "tap"), capturedBy: name)
+                    return Interaction(point: .gesture, element: element, screen: nil, details: InteractionDetails(gestureKind: .tap), capturedBy: name)
                 } original: {
                     _ = call.call(original)
                 }

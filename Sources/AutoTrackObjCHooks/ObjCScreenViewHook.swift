@@ -105,7 +105,7 @@ public struct ObjCScreenViewHook: Sendable {
                 return Interaction(
                     point: .screenView, element: nil,
                     screen: ScreenSnapshot(typeName: screen, typeHierarchy: [screen], properties: ["$screen_name": .string(screen)]),
-                    details: InteractionDetails(animated: call.first & 0xFF != 0, screenViewReason: "appear"), capturedBy: interceptor.capturedBy)
+                    details: InteractionDetails(animated: call.first & 0xFF != 0, screenViewReason: .appear), capturedBy: interceptor.capturedBy)
             } original: {
                 _ = call.call(original)
             }

@@ -30,7 +30,7 @@ struct ConformanceKitTests {
     @Test("every cell of the matrix — point × object lifetime, point × call path — has its scenario")
     func matrixCoverage() {
         let prefixes: [InterceptionPoint: String] = [.sendAction: "SA", .gesture: "GR", .alertAction: "AA", .delegateSelection: "DS", .screenView: "SV"]
-        for point in InterceptionPoint.allCases {
+        for point in InterceptionPoint.uiKit {
             for lifetime in 1...7 {
                 let scenario = ScenarioCatalog.scenario("\(prefixes[point]!)-L\(lifetime)")
                 #expect(scenario?.point == point, "\(point) lifetime \(lifetime)")

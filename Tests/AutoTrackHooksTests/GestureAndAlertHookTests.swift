@@ -28,7 +28,7 @@ struct GestureAndAlertHookTests {
         #expect(fixture.app.log.all == ["click", "banner tap"])
         let click = try #require(fixture.sink.all.first)
         #expect(click.point == .gesture)
-        #expect(click.details.gestureKind == "tap")
+        #expect(click.details.gestureKind == .tap)
         #expect(click.details.actionName == "bannerTapped:")
         #expect(click.element?.typeName == "UIImageView")
         #expect(click.screen?.typeName == "ViewController")

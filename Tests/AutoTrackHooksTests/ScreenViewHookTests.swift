@@ -20,7 +20,7 @@ struct ScreenViewHookTests {
         let view = try #require(fixture.sink.all.first)
         #expect(view.point == .screenView)
         #expect(view.screen?.properties["$title"] == "Products")
-        #expect(view.details.screenViewReason == "appear")
+        #expect(view.details.screenViewReason == .appear)
     }
 
     @Test("installed twice: one handle, and one screen view on return from the background")
@@ -33,7 +33,7 @@ struct ScreenViewHookTests {
         fixture.host.driver.background()
         fixture.host.driver.foreground()
         #expect(screens(fixture) == ["ViewController", "ViewController"])
-        #expect(fixture.sink.all.last?.details.screenViewReason == "foreground")
+        #expect(fixture.sink.all.last?.details.screenViewReason == .foreground)
     }
 
     @Test("push, pop and a tab of pages: one screen view per appearance")
@@ -69,7 +69,7 @@ struct ScreenViewHookTests {
         fixture.host.driver.background()
         fixture.host.driver.foreground()
         #expect(screens(fixture) == ["ViewController", "ViewController"])
-        #expect(fixture.sink.all.last?.details.screenViewReason == "foreground")
+        #expect(fixture.sink.all.last?.details.screenViewReason == .foreground)
     }
 
     @Test("a child contained in an ordinary screen is not a screen of its own")

@@ -220,7 +220,7 @@ struct MirroredRuntimeTests {
         let hook = try #require(BuiltInHooks.all().first { $0.name == hookName })
         let scenarios = ScenarioCatalog.all.filter { $0.applies(to: hook.point) }
         let result = try IsolatedCatalog.run(
-            subject: hook.name, point: hook.point.rawValue, scenarios: scenarios.map { ($0.id, $0.title, $0.failure) }, backend: "objc",
+            subject: hook.name, point: hook.point.name, scenarios: scenarios.map { ($0.id, $0.title, $0.failure) }, backend: "objc",
             environment: { ids in [Self.childSubject: hook.name, Self.childScenarios: ids.joined(separator: ",")] }, deadline: 600
         ) { _ in
             ["--testing-library", "swift-testing", "--filter", "MirroredRuntimeTests/catalogChild"]

@@ -55,7 +55,7 @@ struct AutoTrackSettingsTests {
     static func screenView(_ screen: String, superScreens: [String] = []) -> Interaction {
         let context = InteractionContext(sink: DiscardingSink())
         return Interaction(point: .screenView, element: nil, screen: context.snapshot(of: Screen(screen, superTypeNames: superScreens)),
-                           details: InteractionDetails(screenViewReason: "appear"), capturedBy: "test")
+                           details: InteractionDetails(screenViewReason: .appear), capturedBy: "test")
     }
 
     final class DiscardingSink: InteractionSink {
@@ -147,7 +147,7 @@ struct AutoTrackSettingsTests {
         clock.advance(by: 60_000)
         tracker.trackAppStart(resumingFromBackground: true)
         var foreground = Self.screenView("DetailViewController")
-        foreground.details.screenViewReason = "foreground"
+        foreground.details.screenViewReason = .foreground
         try sink.receive(foreground)
         clock.advance(by: 500)
         try sink.receive(Self.screenView("HomeViewController"))

@@ -79,7 +79,7 @@ enum MiniHost {
         func shown(_ page: Page) {
             context.emit(Interaction(
                 point: .screenView, element: nil, screen: context.snapshot(of: page),
-                details: InteractionDetails(screenViewReason: "appear"), capturedBy: "mini-host"))
+                details: InteractionDetails(screenViewReason: .appear), capturedBy: "mini-host"))
         }
     }
 }
@@ -129,18 +129,18 @@ struct HostFrameworkTests {
             storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
             eventObserver: { event in collected.events.withLock { $0.append(event) } }))
         let context = tracker.makeInteractionContext()
-        func show(_ page: MiniHost.Page, reason: String) {
+        func show(_ page: MiniHost.Page, reason: InteractionDetails.ScreenViewReason) {
             context.emit(Interaction(
                 point: .screenView, element: nil, screen: context.snapshot(of: page),
                 details: InteractionDetails(screenViewReason: reason), capturedBy: "mini-host"))
         }
         let home = MiniHost.Page("HomePage", title: "Home"), detail = MiniHost.Page("DetailPage", title: "Detail")
-        show(home, reason: "appear")
-        show(detail, reason: "appear")
+        show(home, reason: .appear)
+        show(detail, reason: .appear)
         tracker.trackAppEnd()
         tracker.trackAppStart(resumingFromBackground: true)
-        show(detail, reason: "foreground")
-        show(home, reason: "appear")
+        show(detail, reason: .foreground)
+        show(home, reason: .appear)
         tracker.waitUntilQueued()
         let views = collected.events.withLock { $0 }.filter { $0.name == .appViewScreen }
         #expect(views.map { $0.properties["$referrer"] } == [nil, "HomePage", "HomePage", "DetailPage"])

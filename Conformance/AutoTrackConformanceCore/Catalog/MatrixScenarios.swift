@@ -57,6 +57,8 @@ enum MatrixScenarios {
                     let settings = run.host.makeController("SettingsViewController", title: "Settings")
                     return { run in try run.host.driver.push(settings, on: run.app.navigation) }
                 }, original: "SettingsViewController viewDidAppear")
+            default:
+                LifetimeFixture(make: { _ in throw PointFixture.MissingFixture(point: point) }, original: "")
             }
         }
     }
@@ -226,7 +228,7 @@ enum MatrixScenarios {
         }
     }
 
-    static let all: [Scenario] = InterceptionPoint.allCases.flatMap { point in
+    static let all: [Scenario] = InterceptionPoint.uiKit.flatMap { point in
         Lifetime.allCases.map { lifetime($0, at: point) } + Path.allCases.map { transcript($0, at: point) }
     } + VarietyScenarios.all
 }

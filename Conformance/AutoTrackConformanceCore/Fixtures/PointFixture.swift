@@ -25,7 +25,21 @@ public struct PointFixture: Sendable {
         case .alertAction: alertAction
         case .delegateSelection: delegateSelection
         case .screenView: screenView
+        default: missing(point)
         }
+    }
+
+    /// Why a scenario could not run: the kit has no fixture for a point a host added.
+    public struct MissingFixture: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The point.
+        public let point: InterceptionPoint
+        /// What went wrong.
+        public var description: String { "the kit has no user action at the point '\(point)' to run this scenario with" }
+    }
+
+    /// A fixture whose every step reports ``MissingFixture``.
+    static func missing(_ point: InterceptionPoint) -> PointFixture {
+        PointFixture(prepare: { _ in throw MissingFixture(point: point) }, trigger: { _ in throw MissingFixture(point: point) }, original: "")
     }
 
     static let sendAction = PointFixture(

@@ -185,7 +185,7 @@ public enum Mutants {
                         let tracker = try MutantTracker.make(host: host) { recognizer in
                             guard context.isEnabled, let view = recognizer.view else { return }
                             context.emit(Interaction(point: .gesture, element: context.snapshot(of: view), screen: nil,
-                                                     details: InteractionDetails(gestureKind: recognizer.kind.rawValue), capturedBy: "emits-per-state"))
+                                                     details: InteractionDetails(gestureKind: InteractionDetails.GestureKind(recognizer.kind.rawValue)), capturedBy: "emits-per-state"))
                         }
                         message.runtime.setAssociatedObject(tracker, for: AssociationKey("mutant.tracker"), on: recognizer)
                         recognizer.insertTargetFirst(tracker, action: "mutantFired:")
@@ -210,7 +210,7 @@ public enum Mutants {
                         runtime.addMethod(to: cls, swizzled, Implementation("seed-003 \(action)") { message throws(RuntimeError) in
                             if context.isEnabled, let recognizer = message.arguments.first?.object as? GestureRecognizerObject, let view = recognizer.view {
                                 context.emit(Interaction(point: .gesture, element: context.snapshot(of: view), screen: nil,
-                                                         details: InteractionDetails(gestureKind: "tap"), capturedBy: "seed-003"))
+                                                         details: InteractionDetails(gestureKind: .tap), capturedBy: "seed-003"))
                             } else if context.isEnabled, message.arguments.first?.object is GestureRecognizerObject {
                                 context.emit(Interaction(point: .gesture, element: nil, screen: nil, details: InteractionDetails(), capturedBy: "seed-003"))
                             }

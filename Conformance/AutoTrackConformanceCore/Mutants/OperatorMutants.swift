@@ -108,7 +108,7 @@ public enum OperatorMutants {
         let killedBy = report.failedScenarioIDs
         return Result(
             mutant: "mutant/\(mutationOperator)/\(subject.name)", mutationOperator: mutationOperator.description, hook: subject.name,
-            point: subject.point.rawValue, killedBy: killedBy, fires: fires,
+            point: subject.point.name, killedBy: killedBy, fires: fires,
             equivalence: killedBy.isEmpty ? (fires == 0 ? "never fired: the hook never takes this path" : argued?.reason) : nil)
     }
 
@@ -132,7 +132,7 @@ public enum OperatorMutants {
             lines.append(line(mutationOperator, results.filter { $0.mutationOperator == mutationOperator }))
         }
         lines.append("Mutation score by point")
-        for point in InterceptionPoint.allCases.map(\.rawValue) {
+        for point in InterceptionPoint.uiKit.map(\.name) {
             lines.append(line(point, results.filter { $0.point == point }))
         }
         lines.append(line("all", results))

@@ -17,7 +17,7 @@ public enum Conformance {
         for scenario in scenarios where scenario.applies(to: subject.point) {
             outcomes.append(run(scenario, against: subject, backend: backend))
         }
-        return ConformanceReport(subject: subject.name, point: subject.point.rawValue, outcomes: outcomes, backend: backend.name)
+        return ConformanceReport(subject: subject.name, point: subject.point.name, outcomes: outcomes, backend: backend.name)
     }
 
     /// Runs one scenario.

@@ -101,7 +101,7 @@ public struct AutoTrackSettings: Hashable, Sendable {
 
     /// Whether an interaction a hook reported is recorded under these settings.
     public func records(_ interaction: Interaction) -> Bool {
-        records(interaction.point == .screenView ? .appViewScreen : .appClick, element: interaction.element, screen: interaction.screen)
+        records(interaction.point.isScreenView ? .appViewScreen : .appClick, element: interaction.element, screen: interaction.screen)
     }
 
     /// Whether an automatic event of `type` about `element` on `screen` is recorded

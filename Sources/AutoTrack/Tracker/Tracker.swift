@@ -853,7 +853,7 @@ public final class Tracker: Sendable {
     /// identity; the event is built on the worker.
     func receive(_ interaction: Interaction) {
         guard let parts = partsIfRecorded({ $0.records(interaction) }) else {
-            if interaction.point == .screenView { leaveScreen() }
+            if interaction.point.isScreenView { leaveScreen() }
             return
         }
         submit(Submission(time: configuration.clock.now(), context: Self.callContext(parts), content: .interaction(CapturedInteraction(interaction))))
@@ -874,7 +874,7 @@ public final class Tracker: Sendable {
         let isReturnFromBackground: Bool
 
         init(_ interaction: Interaction) {
-            isScreenView = interaction.point == .screenView
+            isScreenView = interaction.point.isScreenView
             let screen = interaction.screen
             screenProperties = screen?.properties
             elementProperties = interaction.element?.properties
@@ -883,7 +883,7 @@ public final class Tracker: Sendable {
                     if case .string(let url)? = screen.properties["$url"] { return url }
                     return screen.typeName
                 }
-                isReturnFromBackground = interaction.details.screenViewReason == "foreground"
+                isReturnFromBackground = interaction.details.screenViewReason == .foreground
             } else {
                 screenReference = nil
                 isReturnFromBackground = false

@@ -76,8 +76,8 @@ enum CommandLineInvocation {
         case "conformance":
             var point: InterceptionPoint?
             if let text = values["--point"] {
-                guard let parsed = InterceptionPoint(rawValue: text) else {
-                    throw UsageError(message: "'--point': unknown point '\(text)' (known: \(InterceptionPoint.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let parsed = InterceptionPoint.uiKit(named: text) else {
+                    throw UsageError(message: "'--point': unknown point '\(text)' (known: \(InterceptionPoint.uiKit.map(\.name).joined(separator: ", ")))")
                 }
                 point = parsed
             }

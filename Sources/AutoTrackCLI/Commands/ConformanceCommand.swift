@@ -94,7 +94,7 @@ struct ConformanceCommand {
         let scenarioIDs = self.scenarioIDs.filter { id in ObjCConformance.scenarios.contains { $0.id == id } }
         guard self.scenarioIDs.isEmpty || !scenarioIDs.isEmpty else { return ([], 0) }
         let reports = try ObjCConformance.evaluate(mutants: mutants, scenarioIDs: scenarioIDs)
-            .filter { point == nil || $0.point == point?.rawValue }
+            .filter { point == nil || $0.point == point?.name }
         print(mutants
             ? "\nOn the app's compiled classes (objc: GCC libobjc + GNUstep Base), the deliberately broken hooks (FAIL = caught; each scenario in its own process)"
             : "\nOn the app's compiled classes (objc: GCC libobjc + GNUstep Base), the hooks built for the real runtime, each scenario in its own process")
@@ -110,7 +110,7 @@ struct ConformanceCommand {
             var killed = 0, equivalent = 0
             let builtIn = ObjCConformance.subjects(mutants: false)
             print("\nOperator mutants on the real runtime (\(ObjCConformance.operators.count) operators × \(builtIn.count) hooks)")
-            for subject in builtIn where point == nil || subject.point == point?.rawValue {
+            for subject in builtIn where point == nil || subject.point == point?.name {
                 for name in ObjCConformance.operators {
                     let (report, fires) = try ObjCConformance.report(subject: subject, operator: name, scenarioIDs: scenarioIDs)
                     operatorReports.append(report)

@@ -33,7 +33,7 @@ enum MirroredCatalog {
         let scenarios = ScenarioCatalog.all.filter { $0.applies(to: subject.point) && (scenarioIDs.isEmpty || scenarioIDs.contains($0.id)) }
         let name = `operator`.map { "mutant/\($0)/\(subject.name)" } ?? subject.name
         return try IsolatedCatalog.run(
-            subject: name, point: subject.point.rawValue, scenarios: scenarios.map { ($0.id, $0.title, $0.failure) }, backend: "objc"
+            subject: name, point: subject.point.name, scenarios: scenarios.map { ($0.id, $0.title, $0.failure) }, backend: "objc"
         ) { ids in
             ["mirrored-catalog", "--subject", subject.name] + (`operator`.map { ["--operator", $0] } ?? []) + ids.flatMap { ["--scenario", $0] }
         }

@@ -67,7 +67,7 @@ public enum GestureTracking {
                     screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
                     details: InteractionDetails(
                         actionName: recognizer.targets.first { $0.action != action }?.action.name,
-                        gestureKind: recognizer.kind.rawValue),
+                        gestureKind: InteractionDetails.GestureKind(recognizer.kind.rawValue)),
                     capturedBy: interceptor.capturedBy)
             }
         }

@@ -306,13 +306,13 @@ public enum ReferenceHostCapture {
         if let parent = controller.parent, parent.kind == .plain, !interceptor.context.excludes(screen: parent) {
             throw CaptureSkip.filtered
         }
-        return screenView(of: controller, animated: animated, reason: "appear", interceptor: interceptor)
+        return screenView(of: controller, animated: animated, reason: .appear, interceptor: interceptor)
     }
 
     /// A screen view of `controller` now, for `reason` (`appear`, or `foreground` when
     /// the app returns and UIKit sends no `viewDidAppear:`).
     public static func screenView(
-        of controller: ViewControllerObject, animated: Bool?, reason: String, interceptor: Interceptor
+        of controller: ViewControllerObject, animated: Bool?, reason: InteractionDetails.ScreenViewReason, interceptor: Interceptor
     ) -> Interaction {
         Interaction(
             point: .screenView, element: nil, screen: interceptor.context.snapshot(of: controller),

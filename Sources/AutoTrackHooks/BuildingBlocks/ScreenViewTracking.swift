@@ -44,7 +44,7 @@ public enum ScreenViewTracking {
         host.addObserver(for: .willEnterForeground) { [weak host] _ in
             guard let visible = host?.visibleController else { return }
             interceptor.record {
-                ReferenceHostCapture.screenView(of: visible, animated: nil, reason: "foreground", interceptor: interceptor)
+                ReferenceHostCapture.screenView(of: visible, animated: nil, reason: .foreground, interceptor: interceptor)
             }
         }
     }

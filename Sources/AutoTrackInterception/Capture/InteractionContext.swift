@@ -182,7 +182,7 @@ public final class InteractionContext: Sendable {
         let ignoredAction = interaction.details.actionName.map { interaction.element?.role != .tabBarItem && actionFilter.ignores($0) } ?? false
         if ignoredAction || excludes(element: interaction.element, screen: interaction.screen) {
             count(.filtered)
-            if interaction.point == .screenView { sink.receiveExcludedScreenView(interaction) }
+            if interaction.point.isScreenView { sink.receiveExcludedScreenView(interaction) }
             return
         }
         do {

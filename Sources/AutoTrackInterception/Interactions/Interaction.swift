@@ -3,24 +3,6 @@ public import AutoTrackEvents
 /// AutoTrackProperties: `AlertContext`, `ElementRole`, `ListPosition`, `Point` appear in this file's public API.
 public import AutoTrackProperties
 
-/// Where in the UI framework an interaction was intercepted.
-public enum InterceptionPoint: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// A control dispatched a target-action pair (`sendAction:to:forEvent:`, or the
-    /// application-level `sendAction:to:from:forEvent:`).
-    case sendAction = "send-action"
-    /// A tap or long-press recognizer fired its target-actions.
-    case gesture
-    /// A tapped alert action ran its handler.
-    case alertAction = "alert-action"
-    /// A list called its delegate's `didSelectRow/ItemAt`.
-    case delegateSelection = "delegate-selection"
-    /// A view controller appeared (`viewDidAppear:`).
-    case screenView = "screen-view"
-
-    /// The raw name.
-    public var description: String { rawValue }
-}
-
 /// An element as it was when the interaction happened: what filters need, plus the
 /// collected `$element_*` and control properties.
 public struct ElementSnapshot: Hashable, Sendable {
@@ -75,19 +57,19 @@ public struct InteractionDetails: Hashable, Sendable {
     public var actionName: String?
     /// The selected row or item (delegate selection).
     public var listPosition: ListPosition?
-    /// `tap` or `longPress` (gesture).
-    public var gestureKind: String?
+    /// The kind of gesture recognised (gesture).
+    public var gestureKind: GestureKind?
     /// The alert's title, message, action title and style (alert action).
     public var alert: AlertContext?
     /// Whether the appearance was animated (screen view).
     public var animated: Bool?
-    /// Why a screen view was recorded: `appear` or `foreground`.
-    public var screenViewReason: String?
+    /// Why a screen view was recorded (screen view).
+    public var screenViewReason: ScreenViewReason?
 
     /// Creates details.
     public init(
-        actionName: String? = nil, listPosition: ListPosition? = nil, gestureKind: String? = nil,
-        alert: AlertContext? = nil, animated: Bool? = nil, screenViewReason: String? = nil
+        actionName: String? = nil, listPosition: ListPosition? = nil, gestureKind: GestureKind? = nil,
+        alert: AlertContext? = nil, animated: Bool? = nil, screenViewReason: ScreenViewReason? = nil
     ) {
         self.actionName = actionName
         self.listPosition = listPosition
@@ -95,6 +77,41 @@ public struct InteractionDetails: Hashable, Sendable {
         self.alert = alert
         self.animated = animated
         self.screenViewReason = screenViewReason
+    }
+
+    /// The kind of gesture a recognizer recognised. Open: a host with recognizers of
+    /// its own names them with ``init(_:)``.
+    public struct GestureKind: Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, e.g. `tap`.
+        public let name: String
+
+        /// A kind named `name`.
+        public init(_ name: String) { self.name = name }
+
+        /// A tap, recognised once when it ends.
+        public static let tap = GestureKind("tap")
+        /// A long press, recognised when it begins.
+        public static let longPress = GestureKind("longPress")
+
+        /// The name.
+        public var description: String { name }
+    }
+
+    /// Why a screen view was recorded.
+    public enum ScreenViewReason: Hashable, Sendable, CustomStringConvertible {
+        /// The screen appeared (`viewDidAppear:`).
+        case appear
+        /// The app returned from the background with the screen visible: the same
+        /// screen again, so it keeps the `$referrer` it had.
+        case foreground
+
+        /// `appear` or `foreground`.
+        public var description: String {
+            switch self {
+            case .appear: "appear"
+            case .foreground: "foreground"
+            }
+        }
     }
 }
 
