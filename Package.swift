@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
         .library(name: "AutoTrackProperties", targets: ["AutoTrackProperties"]),
         .library(name: "AutoTrackInterception", targets: ["AutoTrackInterception"]),
+        .library(name: "AutoTrackMethodWrapping", targets: ["AutoTrackMethodWrapping"]),
         .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
         .library(name: "AutoTrackModelBackend", targets: ["AutoTrackModelBackend"]),
         .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
@@ -61,6 +62,13 @@ let package = Package(
             dependencies: ["AutoTrackEvents", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
+        // The method-wrapping machinery over a runtime-operations interface, beside the
+        // contract: a host with no runtime never links it.
+        .target(
+            name: "AutoTrackMethodWrapping",
+            dependencies: ["AutoTrackInterception"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AutoTrackRuntime",
             swiftSettings: strictSettings
@@ -68,7 +76,7 @@ let package = Package(
         // The model runtime as a backend of the contract's runtime operations.
         .target(
             name: "AutoTrackModelBackend",
-            dependencies: ["AutoTrackRuntime", "AutoTrackInterception"],
+            dependencies: ["AutoTrackRuntime", "AutoTrackInterception", "AutoTrackMethodWrapping"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -79,8 +87,8 @@ let package = Package(
         .target(
             name: "AutoTrackHooks",
             dependencies: [
-                "AutoTrackInterception", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackModelBackend", "AutoTrackProperties",
-                "AutoTrackEvents",
+                "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackModelBackend",
+                "AutoTrackProperties", "AutoTrackEvents",
             ],
             swiftSettings: strictSettings
         ),
@@ -169,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "ThirdPartyHookTests",
             dependencies: [
-                "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackModelBackend", "AutoTrackHooks",
-                "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents",
+                "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackModelBackend",
+                "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents",
             ],
             swiftSettings: strictSettings
         ),
@@ -277,13 +285,13 @@ if let objcIncludeDirectory {
         // The runtime operations of the hook contract on the real runtime.
         .target(
             name: "AutoTrackObjCBackend",
-            dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackRuntime"],
+            dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         // Hooks on the real runtime, from the contract's building blocks.
         .target(
             name: "AutoTrackObjCHooks",
-            dependencies: ["AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackProperties", "AutoTrackEvents"],
+            dependencies: ["AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
         // The differential oracle: random programs of runtime operations on the model and
@@ -297,7 +305,7 @@ if let objcIncludeDirectory {
             name: "AutoTrackObjCBackendTests",
             dependencies: [
                 "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
-                "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
+                "AutoTrackMethodWrapping", "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
                 "AutoTrackHooks", "AutoTrackReferenceUI",
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,7 @@
-/// AutoTrackInterception: `HookError`, `RuntimeOperations` appear in this file's public API.
+/// AutoTrackInterception: `HookError` appears in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackMethodWrapping: `RuntimeOperations` appears in this file's public API.
+public import AutoTrackMethodWrapping
 /// AutoTrackRuntime: `Implementation`, `Runtime`, `RuntimeClass`, `RuntimeMethod`, `RuntimeObject` appear in this file's public API.
 public import AutoTrackRuntime
 

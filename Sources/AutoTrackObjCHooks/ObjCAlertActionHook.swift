@@ -1,5 +1,6 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackEvents
 import AutoTrackObjCBackend
 import AutoTrackProperties

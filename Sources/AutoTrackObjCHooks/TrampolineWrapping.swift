@@ -1,4 +1,5 @@
 import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackObjCBackend
 
 /// What every real-runtime hook's installation shares: `MethodWrapper` around one method,

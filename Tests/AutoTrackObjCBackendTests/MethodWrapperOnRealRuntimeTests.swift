@@ -1,4 +1,5 @@
 import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackObjCBackend
 import CObjCRuntimeBridge
 import Synchronization

@@ -1,5 +1,6 @@
 import AutoTrackHooks
 import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 import AutoTrackReferenceUI
 import AutoTrackRuntime

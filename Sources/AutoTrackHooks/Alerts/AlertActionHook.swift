@@ -1,5 +1,6 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI

@@ -1,5 +1,6 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `HookSwitch`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ListViewObject`, `ReferenceHost` appear in this file's public API.
 public import AutoTrackReferenceUI

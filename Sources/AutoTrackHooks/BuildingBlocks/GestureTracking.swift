@@ -1,5 +1,6 @@
 /// AutoTrackInterception: `HookError`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 import AutoTrackProperties
 /// AutoTrackReferenceUI: `GestureRecognizerObject` appears in this file's public API.

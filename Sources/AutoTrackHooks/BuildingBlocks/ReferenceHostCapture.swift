@@ -2,6 +2,7 @@ import AutoTrackEvents
 import AutoTrackModelBackend
 /// AutoTrackInterception: `HookError`, `HookHandle`, `Interaction`, `InteractionContext`, `InteractionKey`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackMethodWrapping
 /// AutoTrackProperties: `ScreenNode` appears in this file's public API.
 public import AutoTrackProperties
 /// AutoTrackReferenceUI: `AlertActionObject`, `IndexPath`, `ListViewObject`, `ViewControllerObject`, `ViewObject` appear in this file's public API.

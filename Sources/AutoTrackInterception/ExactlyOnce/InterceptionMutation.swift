@@ -63,7 +63,7 @@ extension InteractionContext {
 
     /// The mutation in force, read on the combinator's paths.
     @usableFromInline
-    var activeMutation: InterceptionMutation? {
+    package var activeMutation: InterceptionMutation? {
         let raw = mutationStorage.load(ordering: .relaxed)
         return raw == 0 ? nil : InterceptionMutation(rawValue: raw)
     }

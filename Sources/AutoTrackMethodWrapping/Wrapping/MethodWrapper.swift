@@ -1,3 +1,5 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookState`, `HookSwitch` appear in this file's public API.
+public import AutoTrackInterception
 import Synchronization
 
 /// Installs a wrapper around one method's implementation (capturing the original
@@ -16,7 +18,7 @@ import Synchronization
 ///   touched.
 ///
 /// The wrapper itself calls the original through
-/// ``Interceptor/intercept(dedupe:capture:original:)``, which makes it transparent: the
+/// `Interceptor.intercept(dedupe:capture:original:)`, which makes it transparent: the
 /// original runs once with the caller's receiver, selector and arguments, and its result
 /// is returned unchanged.
 ///
@@ -98,7 +100,7 @@ public enum MethodWrapper {
     ///   - makeWrapper: builds the wrapper from the original implementation and the
     ///     installation's switch. Called once per effective installation.
     /// - Returns: the installation's handle (the existing one on a second install).
-    /// - Throws: ``HookError/methodNotFound(className:selector:isClassMethod:)`` when
+    /// - Throws: `HookError.methodNotFound(className:selector:isClassMethod:)` when
     ///   the class neither has nor inherits the method.
     public static func install<Runtime: RuntimeOperations>(
         name: String, runtime: Runtime, cls: Runtime.Class, selector: String, isClassMethod: Bool = false,

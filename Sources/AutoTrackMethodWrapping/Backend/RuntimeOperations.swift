@@ -1,3 +1,6 @@
+/// AutoTrackInterception: `HookError` appears in this file's public API.
+public import AutoTrackInterception
+
 /// The runtime operations hooks need, as an interface: method lookup, adding,
 /// replacing and exchanging methods, setting implementations, class pairs, setting an
 /// object's class, and associated objects.

@@ -1,7 +1,9 @@
+/// AutoTrackInterception: `Interceptor`, `InterceptionDedupe`, `Interaction` appear in this file's public API.
+public import AutoTrackInterception
 import Synchronization
 
 /// Where code a hook leaves behind in the app's classes (tracking methods added to a
-/// delegate class, generated subclasses) reports to: the ``Interceptor`` of the
+/// delegate class, generated subclasses) reports to: the `Interceptor` of the
 /// *current* installation. One target per class, stored on the class itself, so a
 /// reinstall — with a new context or after an uninstall — redirects code that was
 /// added earlier instead of adding it twice.
@@ -26,7 +28,7 @@ public final class ReportingTarget: Sendable {
     /// Whether calls are recorded now, read without reference counting.
     public var isRecording: Bool { pointer.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.isRecording } }
 
-    /// The combinator (``Interceptor/intercept(dedupe:capture:original:)``) through
+    /// The combinator (`Interceptor.intercept(dedupe:capture:original:)`) through
     /// the current interceptor, for code a hook left in the app's classes. While
     /// nothing is recorded — uninstalled, or tracking disabled — the original runs
     /// straight away, without reference counting the interceptor; the skip is counted
@@ -64,59 +66,3 @@ public final class ReportingTarget: Sendable {
         }
     }
 }
-
-/// Creates a class a hook needs (a tracking target, a proxy) once per runtime, even
-/// when several threads install at the same time.
-public enum HookClasses {
-    private static let creation = Mutex<Void>(())
-
-    /// The registered class named `name`, defined by `define` if it does not exist yet.
-    public static func named<Runtime: RuntimeOperations>(
-        _ name: String, in runtime: Runtime, define: () throws -> Runtime.Class
-    ) throws(HookError) -> Runtime.Class {
-        try creation.withLock { (_: inout Void) throws(HookError) -> Runtime.Class in
-            if let existing = runtime.lookUpClass(named: name) { return existing }
-            do {
-                return try define()
-            } catch {
-                throw .classNotCreated(className: name, reason: "\(error)")
-            }
-        }
-    }
-}
-
-/// A registry of weakly held objects kept per runtime (an associated object on its
-/// root class): what a reinstall must find again — lists given a delegate, tracking
-/// targets attached to recognizers.
-public final class WeakRegistry<Element: AnyObject>: Sendable {
-    private struct Entry: @unchecked Sendable {
-        // Safe: only read and written inside the mutex.
-        weak var object: Element?
-    }
-    private let entries = Mutex<[Entry]>([])
-
-    private init() {}
-
-    /// The registry named `key` of `runtime`, created on first use.
-    public static func named<Runtime: RuntimeOperations>(_ key: String, in runtime: Runtime) -> WeakRegistry<Element> {
-        weakRegistryCreation.withLock { _ in
-            if let existing = runtime.associatedObject(for: key, onClass: runtime.rootClass) as? WeakRegistry<Element> { return existing }
-            let created = WeakRegistry<Element>()
-            runtime.setAssociatedObject(created, for: key, onClass: runtime.rootClass)
-            return created
-        }
-    }
-
-    /// Remembers `object` once (and forgets released ones).
-    public func note(_ object: Element) {
-        entries.withLock { entries in
-            entries.removeAll { $0.object == nil }
-            if !entries.contains(where: { $0.object === object }) { entries.append(Entry(object: object)) }
-        }
-    }
-
-    /// The objects still alive, oldest first.
-    public var live: [Element] { entries.withLock { $0.compactMap(\.object) } }
-}
-
-private let weakRegistryCreation = Mutex<Void>(())
