@@ -65,14 +65,14 @@ public final class DurableQueue: Sendable {
         let endOffset: Int
     }
 
-    private struct Entry {
+    struct Entry {
         let segment: Int
         let offset: Int
         let size: Int // payload bytes
         var end: Int { offset + RecordFraming.headerBytes + size }
     }
 
-    private struct State {
+    struct State {
         var entries: [Entry] = []          // pending records, oldest first
         var headIndex = 0                  // entries before this are consumed
         var pendingBytes = 0
@@ -91,8 +91,8 @@ public final class DurableQueue: Sendable {
     public let directory: URL
     /// The bounds.
     public let limits: Limits
-    private let state: Mutex<State>
-    private let files: any QueueWriteLayer
+    let state: Mutex<State>
+    let files: any QueueWriteLayer
 
     /// Opens (or creates) the queue in `directory`, recovering what is on disk.
     /// - Throws: ``QueueError/locked(path:)`` when another queue owns the directory;
@@ -108,168 +108,6 @@ public final class DurableQueue: Sendable {
         self.files = files
         state = Mutex(State())
         try recover()
-    }
-
-    // MARK: Files
-
-    private func segmentPath(_ number: Int) -> String {
-        directory.appendingPathComponent(String(format: "segment-%09d.atq", number)).path
-    }
-
-    private var cursorPath: String { directory.appendingPathComponent("cursor").path }
-    private var lockPath: String { directory.appendingPathComponent("lock").path }
-
-    /// Takes the lock, reads every segment, keeps intact records, cuts the newest
-    /// segment's tail, and drops what the persisted cursor says was already sent.
-    private func recover() throws(QueueError) {
-        if let code = PrivateFiles.createDirectory(directory.path) {
-            throw .io(operation: .createDirectory, path: directory.path, errno: code)
-        }
-        let lock: Int32
-        switch PrivateFiles.lock(lockPath) {
-        case .success(let descriptor): lock = descriptor
-        case .failure(.held): throw .locked(path: directory.path)
-        case .failure(.error(let code)): throw .io(operation: .lock, path: lockPath, errno: code)
-        }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let numbers = names.filter { $0.hasPrefix("segment-") && $0.hasSuffix(".atq") }
-            .compactMap { Int($0.dropFirst("segment-".count).dropLast(".atq".count)) }.sorted()
-        let cursor = readCursor()
-        var recovered = State()
-        recovered.lockDescriptor = lock
-        recovered.writeSegment = numbers.last ?? 1
-        for number in numbers {
-            let isNewest = number == numbers.last
-            // Wholly sent: deleted below, so not worth reading (the newest segment is
-            // read anyway, to find where writing resumes).
-            if let cursor, number < cursor.segment, !isNewest { continue }
-            guard let bytes = PrivateFiles.read(segmentPath(number)) else {
-                recovered.statistics.missingSegments += 1
-                continue
-            }
-            let scan = bytes.withUnsafeBytes { RecordFraming.scan($0, maximumLength: limits.maximumRecordBytes) }
-            recovered.statistics.damagedRecords += scan.damagedRecords
-            recovered.statistics.skippedBytes += scan.skippedBytes
-            for record in scan.records {
-                if let cursor, (number, record.offset) < (cursor.segment, cursor.offset) { continue } // already sent
-                recovered.entries.append(Entry(segment: number, offset: record.offset, size: record.length))
-                recovered.pendingBytes += record.length
-            }
-            let tail = bytes.count - scan.end
-            if isNewest {
-                // A torn record or the zeros a power cut leaves: never acknowledged.
-                recovered.statistics.truncatedBytes += tail
-                recovered.writeOffset = scan.end
-                if tail > 0 { recovered.pendingTruncation = scan.end }
-            } else if tail > 0 {
-                recovered.statistics.damagedRecords += 1
-                recovered.statistics.skippedBytes += tail
-            }
-        }
-        // A segment missing between the oldest still needed and the newest: its records
-        // are lost, the others are kept (counted, never blocking).
-        if let first = numbers.first(where: { number in cursor.map { number >= $0.segment } ?? true }), let last = numbers.last, last > first {
-            recovered.statistics.missingSegments += (last - first + 1) - numbers.filter { $0 >= first }.count
-        }
-        recovered.statistics.recoveredRecords = recovered.entries.count
-        // Segments wholly before the cursor are gone for good.
-        if let cursor {
-            for number in numbers where number < cursor.segment { unlink(segmentPath(number)) }
-        }
-        recovered.oldestSegment = numbers.first { number in cursor.map { number >= $0.segment } ?? true } ?? recovered.writeSegment
-        recovered.cursorSequence = cursor?.sequence ?? 0
-        let snapshot = recovered
-        state.withLock { $0 = snapshot }
-        try state.withLock { (state: inout State) throws(QueueError) in
-            try openWriteSegment(&state)
-            try cutPendingTruncation(&state)
-        }
-    }
-
-    private func openWriteSegment(_ state: inout State) throws(QueueError) {
-        let path = segmentPath(state.writeSegment)
-        let descriptor = PrivateFiles.open(path, O_WRONLY | O_APPEND)
-        guard descriptor >= 0 else { throw .io(operation: .openSegment, path: path, errno: errno) }
-        state.writeDescriptor = descriptor
-        let end = Int(lseek(descriptor, 0, SEEK_END))
-        if end > state.writeOffset, state.pendingTruncation == nil {
-            state.pendingTruncation = state.writeOffset  // bytes past the last intact record
-        } else if end >= 0, end < state.writeOffset {
-            state.writeOffset = end                      // the file shrank behind the queue's back
-        }
-    }
-
-    /// Cuts bytes of a failed write (or a torn tail) off the write segment, before
-    /// anything else is appended after them.
-    private func cutPendingTruncation(_ state: inout State) throws(QueueError) {
-        guard let length = state.pendingTruncation else { return }
-        let code = files.truncate(state.writeDescriptor, to: length)
-        guard code == 0 else { throw .io(operation: .truncate, path: segmentPath(state.writeSegment), errno: code) }
-        state.pendingTruncation = nil
-        state.writeOffset = length
-    }
-
-    // The cursor — where the oldest unsent record starts — lives in two 32-byte slots
-    // written in turn in place: magic "ATQC", sequence, segment, offset (UInt64s,
-    // little-endian) and a CRC-32 of those 28 bytes. A torn write spoils one slot and
-    // the other, one step older, still holds (at worst a batch is sent twice). Writing
-    // in place, rather than a new file renamed over the old one, costs no inode per
-    // confirmed batch.
-    private static let cursorSlotBytes = 32
-    private static let cursorMagic: [UInt8] = Array("ATQC".utf8)
-
-    private static func crc(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        RecordChecksum.continuing(0, over: bytes)
-    }
-
-    private func readCursor() -> (segment: Int, offset: Int, sequence: UInt64)? {
-        guard let bytes = PrivateFiles.read(cursorPath) else { return nil }
-        var newest: (segment: Int, offset: Int, sequence: UInt64)?
-        for slot in 0..<2 {
-            let start = slot * Self.cursorSlotBytes
-            guard bytes.count >= start + Self.cursorSlotBytes else { break }
-            let record = Array(bytes[start..<(start + Self.cursorSlotBytes)])
-            let valid = record.withUnsafeBytes { raw in
-                Array(record[0..<4]) == Self.cursorMagic
-                    && Self.crc(UnsafeRawBufferPointer(rebasing: raw[0..<28])) == RecordFraming.readUInt32(raw, 28)
-            }
-            guard valid else { continue }
-            let (sequence, segment, offset) = record.withUnsafeBytes { raw in
-                (Self.readUInt64(raw, 4), Self.readUInt64(raw, 12), Self.readUInt64(raw, 20))
-            }
-            guard segment <= UInt64(Int.max), offset <= UInt64(Int.max) else { continue }
-            if newest.map({ sequence > $0.sequence }) ?? true {
-                newest = (Int(segment), Int(offset), sequence)
-            }
-        }
-        return newest
-    }
-
-    private static func readUInt64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
-        UInt64(RecordFraming.readUInt32(bytes, offset)) | UInt64(RecordFraming.readUInt32(bytes, offset + 4)) << 32
-    }
-
-    private func writeCursor(_ state: inout State) throws(QueueError) {
-        let head = state.headIndex < state.entries.count
-            ? (state.entries[state.headIndex].segment, state.entries[state.headIndex].offset)
-            : (state.writeSegment, state.writeOffset)
-        if state.cursorDescriptor < 0 {
-            state.cursorDescriptor = PrivateFiles.open(cursorPath, O_RDWR)
-            guard state.cursorDescriptor >= 0 else { throw .io(operation: .openCursor, path: cursorPath, errno: errno) }
-        }
-        let sequence = state.cursorSequence &+ 1
-        var record = Self.cursorMagic
-        for value in [sequence, UInt64(head.0), UInt64(head.1)] {
-            for shift in stride(from: 0, to: 64, by: 8) { record.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-        }
-        let checksum = record.withUnsafeBytes { Self.crc($0) }
-        for shift in stride(from: 0, to: 32, by: 8) { record.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift))) }
-        let slotOffset = off_t(Int(sequence % 2) * Self.cursorSlotBytes)
-        let written = record.withUnsafeBytes { pwrite(state.cursorDescriptor, $0.baseAddress, $0.count, slotOffset) }
-        guard written == Self.cursorSlotBytes else {
-            throw .io(operation: .writeCursor, path: cursorPath, errno: written < 0 ? errno : nil)
-        }
-        state.cursorSequence = sequence
     }
 
     // MARK: Operations
@@ -324,7 +162,7 @@ public final class DurableQueue: Sendable {
     }
 
     /// Writes framed records at the end of the write segment and indexes them.
-    private func appendFramed(_ bytes: UnsafeRawBufferPointer, payloadSizes: [Int], sync: Bool) throws(QueueError) {
+    func appendFramed(_ bytes: UnsafeRawBufferPointer, payloadSizes: [Int], sync: Bool) throws(QueueError) {
         try state.withLock { (state: inout State) throws(QueueError) in
             guard state.writeDescriptor >= 0 else { throw .closed }
             do throws(QueueError) {
@@ -359,7 +197,7 @@ public final class DurableQueue: Sendable {
 
     /// Writes `bytes` at the end of the write segment (retrying short writes), then
     /// syncs when asked; the error, or `nil`.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer, state: State, sync: Bool) -> QueueError? {
+    func writeAll(_ bytes: UnsafeRawBufferPointer, state: State, sync: Bool) -> QueueError? {
         // Named only in an error: making the path costs more than a small write.
         var path: String { segmentPath(state.writeSegment) }
         var done = 0
@@ -379,7 +217,7 @@ public final class DurableQueue: Sendable {
         return nil
     }
 
-    private func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
+    func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
         // A segment is complete before the next one starts, synced if asked.
         if sync {
             let code = files.fsync(state.writeDescriptor)
@@ -397,7 +235,7 @@ public final class DurableQueue: Sendable {
         state.writeOffset = 0
     }
 
-    private func enforceLimits(_ state: inout State) throws(QueueError) {
+    func enforceLimits(_ state: inout State) throws(QueueError) {
         var dropped = 0
         while state.entries.count - state.headIndex > limits.maximumRecords || state.pendingBytes > limits.maximumBytes {
             state.pendingBytes -= state.entries[state.headIndex].size
@@ -436,7 +274,7 @@ public final class DurableQueue: Sendable {
 
     /// Reads `entries` (a run of the index), a segment run at a time: the intact
     /// records, and the indices of those that did not read back intact.
-    private func readRecords(_ entries: ArraySlice<Entry>) -> ([Record], [Int]) {
+    func readRecords(_ entries: ArraySlice<Entry>) -> ([Record], [Int]) {
         var records: [Record] = []
         var unreadable: [Int] = []
         var runStart = entries.startIndex
@@ -480,7 +318,7 @@ public final class DurableQueue: Sendable {
     }
 
     /// Persists the head and deletes segments no longer needed.
-    private func consume(_ state: inout State) throws(QueueError) {
+    func consume(_ state: inout State) throws(QueueError) {
         try writeCursor(&state)
         let headSegment = state.headIndex < state.entries.count ? state.entries[state.headIndex].segment : state.writeSegment
         while state.oldestSegment < headSegment {

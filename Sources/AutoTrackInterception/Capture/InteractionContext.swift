@@ -24,6 +24,16 @@ public struct InterceptionDiagnostics: Hashable, Sendable {
 
     /// Creates zeroed counters.
     public init() {}
+
+    /// Adds every counter of `other` to `diagnostics`: the sum over several contexts.
+    public static func += (diagnostics: inout InterceptionDiagnostics, other: InterceptionDiagnostics) {
+        diagnostics.delivered += other.delivered
+        diagnostics.sinkFailures += other.sinkFailures
+        diagnostics.bookkeepingFailures += other.bookkeepingFailures
+        diagnostics.filtered += other.filtered
+        diagnostics.deduplicated += other.deduplicated
+        diagnostics.disabledSkips += other.disabledSkips
+    }
 }
 
 /// What every hook shares: where interactions go, how elements are snapshotted and

@@ -1,0 +1,101 @@
+import AutoTrackInterception
+import AutoTrackProperties
+import AutoTrackEvents
+import Synchronization
+
+/// Turns submissions into events: their names, library method and layered properties,
+/// `$referrer` for screen views and the `$AppPageLeave` of the page a submission
+/// closes. Worker thread only (screen views update the referrer chain in submission
+/// order); the lock only makes that confinement safe to state.
+final class EventAssembler: Sendable {
+    private let rules: PropertyRules
+    private let eventIDs: any EventIDGenerator
+    private let library: (name: String, version: String, appVersion: String)
+    private let history = Mutex(ScreenHistory())
+
+    init(configuration: TrackerConfiguration) {
+        rules = configuration.rules
+        eventIDs = configuration.eventIDs
+        library = (configuration.device.library, configuration.device.libraryVersion, configuration.device.appVersion)
+    }
+
+    /// The event of `submission`, or `nil` for one that only closes a page.
+    func event(for submission: Submission, repairs: inout SanitizationReport) -> Event? {
+        let name: EventName
+        let method: LibraryMethod
+        var autotrack = Properties()
+        var caller = Properties()
+        switch submission.content {
+        case .code(let eventName, let properties, let report):
+            (name, method, caller) = (eventName, .code, properties)
+            repairs.add(report)
+        case .manualClick(let collected, let properties, let report):
+            (name, method, autotrack, caller) = (.appClick, .code, collected, properties)
+            repairs.add(report)
+        case .lifecycle(let eventName, let properties):
+            (name, method, autotrack) = (eventName, .autoTrack, properties)
+        case .leftScreen:
+            return nil
+        case .exposure(let exposure):
+            (name, method, caller) = (exposure.eventName, .autoTrack, exposure.properties)
+            autotrack = exposure.screen?.properties ?? [:]
+            autotrack.merge(exposure.element.properties)
+        case .interaction(let interaction):
+            method = .autoTrack
+            autotrack = interaction.screenProperties ?? [:]
+            if interaction.isScreenView {
+                name = .appViewScreen
+                let current = interaction.screenReference
+                let isReturn = interaction.isReturnFromBackground
+                let referrer = history.withLock { $0.referrer(ofScreenView: current, returningFromBackground: isReturn) }
+                if let referrer { autotrack["$referrer"] = .string(referrer) }
+                let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.time)
+                history.withLock { $0.openPage = page }
+            } else {
+                name = .appClick
+                if let element = interaction.elementProperties { autotrack.merge(element) }
+            }
+        }
+        return event(name, method: method, autotrack: autotrack, caller: caller, for: submission, repairs: &repairs)
+    }
+
+    /// The `$AppPageLeave` of the screen shown, when `submission` leaves it — another
+    /// screen view, or the app going to the background — with `event_duration` in
+    /// seconds since its screen view; `nil` when no screen is shown or page leaves are
+    /// not `recorded` (the page is closed all the same). Before `submission`'s own event.
+    func pageLeave(closedBy submission: Submission, recorded: Bool, repairs: inout SanitizationReport) -> Event? {
+        switch submission.content {
+        case .interaction(let interaction) where interaction.isScreenView: break
+        case .lifecycle(let name, _) where name == .appEnd: break
+        case .leftScreen: break
+        default: return nil
+        }
+        // Not counted when off: no interaction was captured and dropped.
+        guard let closed = history.withLock({ history in history.openPage.take() }), recorded else { return nil }
+        var autotrack = closed.properties
+        let milliseconds = max(0, submission.time.millisecondsSince1970 - closed.since.millisecondsSince1970)
+        autotrack["event_duration"] = .number(Double(milliseconds) / 1000)
+        return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
+    }
+
+    /// An event of `submission`'s time and caller context, its properties layered — all
+    /// but the presets, which are added as it is stored.
+    ///
+    /// Only the layers not checked before are sanitised here: the SDK's automatic
+    /// properties and dynamic super properties (the presets were at start, the caller's
+    /// properties and static super properties when they were handed over).
+    private func event(
+        _ name: EventName, method: LibraryMethod, autotrack: Properties, caller: Properties, for submission: Submission,
+        repairs: inout SanitizationReport
+    ) -> Event {
+        let superProperties = submission.context.superPropertiesAreChecked
+            ? submission.context.superProperties : rules.sanitized(submission.context.superProperties, report: &repairs)
+        let properties = Properties.layered(
+            superProperties: superProperties,
+            autotrack: autotrack.isEmpty ? autotrack : rules.sanitized(autotrack, report: &repairs), caller: caller)
+        return Event(
+            id: eventIDs.next(), name: name, time: submission.time, identity: submission.context.identity,
+            library: LibraryInfo(name: library.name, version: library.version, method: method, appVersion: library.appVersion),
+            properties: properties)
+    }
+}

@@ -1,0 +1,54 @@
+import AutoTrackEvents
+import AutoTrackInterception
+
+/// What the worker needs of an interaction: its screen's and element's properties, and
+/// for a screen view what the referrer chain reads. The interaction itself — its
+/// storage, snapshots and details — is released by the hook on the calling thread
+/// right away, while its memory is still in that thread's caches, instead of with the
+/// stored submission later.
+struct CapturedInteraction: Sendable {
+    let isScreenView: Bool
+    let screenProperties: Properties?
+    let elementProperties: Properties?
+    /// For a screen view: its `$url`, or its screen's type name.
+    let screenReference: String?
+    /// For a screen view: shown again on return from the background.
+    let isReturnFromBackground: Bool
+
+    init(_ interaction: Interaction) {
+        isScreenView = interaction.point.isScreenView
+        let screen = interaction.screen
+        screenProperties = screen?.properties
+        elementProperties = interaction.element?.properties
+        if isScreenView {
+            screenReference = screen.map { screen in
+                if case .string(let url)? = screen.properties["$url"] { return url }
+                return screen.typeName
+            }
+            isReturnFromBackground = interaction.details.screenViewReason == .foreground
+        } else {
+            screenReference = nil
+            isReturnFromBackground = false
+        }
+    }
+}
+
+/// Hands a host's interactions to a tracker; see ``Tracker/interactionSink``.
+final class TrackerInteractionSink: InteractionSink {
+    private weak let tracker: Tracker?
+
+    init(tracker: Tracker) { self.tracker = tracker }
+
+    /// Thrown when the tracker is gone; the hook's context counts it as a sink failure.
+    struct TrackerReleased: Error {}
+
+    func receive(_ interaction: Interaction) throws {
+        guard let tracker else { throw TrackerReleased() }
+        tracker.receive(interaction)
+    }
+
+    /// The screen shown before has been left: its `$AppPageLeave` is due.
+    func receiveExcludedScreenView(_ interaction: Interaction) {
+        tracker?.leaveScreen()
+    }
+}

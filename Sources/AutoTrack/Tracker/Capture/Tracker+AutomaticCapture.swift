@@ -1,0 +1,122 @@
+/// AutoTrackInterception: `InteractionContext`, `InteractionSink` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackEvents
+import Synchronization
+
+// MARK: Automatic capture: the seam for hosts
+
+extension Tracker {
+    /// The sink a host framework hands its interactions to: each becomes a `$AppClick`
+    /// or `$AppViewScreen` with this tracker's identity and super properties at the
+    /// moment of the call. The sink holds the tracker weakly.
+    public var interactionSink: any InteractionSink { TrackerInteractionSink(tracker: self) }
+
+    /// A context for a host's hooks or capture code: reports to ``interactionSink``,
+    /// writes paths in the configured style, applies the configured exclusions and
+    /// action filter, and adds its counters to ``diagnostics``.
+    public func makeInteractionContext() -> InteractionContext {
+        let context = InteractionContext(
+            sink: interactionSink, pathStyle: configuration.pathStyle, exclusions: configuration.exclusions,
+            actionFilter: configuration.actionFilter, elementTypeConvention: configuration.elementTypeConvention)
+        state.withLock { $0.contexts.append(context) }
+        return context
+    }
+
+    /// A monitor that records `$AppElementExposure` for the elements the app watches,
+    /// reporting through `context` — by default a new one of
+    /// ``makeInteractionContext()`` — so exposures follow its exclusions, path style
+    /// and on/off switch. See ``ElementExposureMonitor``.
+    public func makeExposureMonitor(context: InteractionContext? = nil) -> ElementExposureMonitor {
+        ElementExposureMonitor(tracker: self, context: context ?? makeInteractionContext())
+    }
+
+    /// The automatic-capture settings in force: which automatic events are recorded
+    /// and which screens, element types and element ids are ignored. Setting them takes
+    /// effect from the next interaction, on any thread.
+    public var autoTrackSettings: AutoTrackSettings {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
+
+    /// Replaces the automatic-capture settings with those of a JSON document (see
+    /// ``AutoTrackSettings``). A document that is not valid leaves the settings in
+    /// force unchanged and is reported as a typed error.
+    public func loadAutoTrackSettings(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
+        let settings = try AutoTrackSettings(json: bytes)
+        autoTrackSettings = settings
+    }
+
+    /// Tracks `$AppStart` (with `$resume_from_background`) and starts the session whose
+    /// length `$AppEnd` reports. A host calls it at launch and on every return from
+    /// the background.
+    ///
+    /// A passive launch — the system started the app in the background (a background
+    /// fetch, a silent push, a location event) and no one sees it — is still an
+    /// `$AppStart`, marked `$app_state` `background`, so it can be told apart from a
+    /// launch the user made (`$app_state` `foreground`).
+    public func trackAppStart(resumingFromBackground resumed: Bool, passively: Bool = false) {
+        let time = configuration.clock.now()
+        let recorded = state.withLock { state in
+            state.sessionStart = time
+            return state.recordsAutomatic(.appStart)
+        }
+        guard recorded else { return }
+        let properties: Properties = [
+            "$resume_from_background": .bool(resumed), "$app_state": .string(passively ? "background" : "foreground"),
+        ]
+        submit(Submission(time: time, context: callContext(), content: .lifecycle(.appStart, properties)))
+    }
+
+    /// Tracks `$AppEnd` with the session's `$event_duration` in seconds. A host calls
+    /// it on every move to the background.
+    public func trackAppEnd() {
+        let time = configuration.clock.now()
+        let (start, recorded) = state.withLock { ($0.sessionStart, $0.recordsAutomatic(.appEnd)) }
+        guard recorded else {
+            leaveScreen()
+            return
+        }
+        var properties: Properties = [:]
+        if let start {
+            properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
+        }
+        submit(Submission(time: time, context: callContext(), content: .lifecycle(.appEnd, properties)))
+    }
+
+    /// Takes one due exposure from a monitor: the settings decide, the event is built
+    /// on the worker with the exposure's time.
+    func receive(_ exposure: ElementExposure) {
+        guard let parts = partsIfRecorded({ $0.records(.appElementExposure, element: exposure.element, screen: exposure.screen) }) else { return }
+        submit(Submission(time: exposure.time, context: CallContext.make(from: parts), content: .exposure(exposure)))
+    }
+
+    /// Takes one interaction, on the thread of the user action: stamps the time and the
+    /// identity; the event is built on the worker.
+    func receive(_ interaction: Interaction) {
+        guard let parts = partsIfRecorded({ $0.records(interaction) }) else {
+            if interaction.point.isScreenView { leaveScreen() }
+            return
+        }
+        submit(Submission(
+            time: configuration.clock.now(), context: CallContext.make(from: parts), content: .interaction(CapturedInteraction(interaction))))
+    }
+
+    /// The screen shown was left with no screen view of its own to record: its
+    /// `$AppPageLeave` is due now.
+    func leaveScreen() {
+        submit(Submission(time: configuration.clock.now(), context: callContext(), content: .leftScreen))
+    }
+
+    /// The call context of an automatic event the settings record, or `nil` (counted in
+    /// ``TrackerDiagnostics/ignoredBySettings``) when they do not: the settings check and
+    /// the call context share one acquisition of the lock.
+    private func partsIfRecorded(_ records: (AutoTrackSettings) -> Bool) -> CallContext.Parts? {
+        state.withLock { state -> CallContext.Parts? in
+            guard records(state.settings) else {
+                state.diagnostics.ignoredBySettings += 1
+                return nil
+            }
+            return CallContext.Parts(state)
+        }
+    }
+}

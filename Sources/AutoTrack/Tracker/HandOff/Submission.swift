@@ -1,0 +1,36 @@
+import AutoTrackEvents
+
+/// One event handed from a caller's thread to the worker.
+///
+/// A class, not a struct: a submission is copied into the buffer, out of it and through
+/// the worker's loop, and each copy of a struct would retain every string and collection
+/// in it.
+final class Submission: Sendable {
+    let time: Timestamp
+    let context: CallContext
+    let content: Content
+
+    init(time: Timestamp, context: CallContext, content: Content) {
+        self.time = time
+        self.context = context
+        self.content = content
+    }
+
+    enum Content: Sendable {
+        /// `track` from the app's code, with the repairs its validation made.
+        case code(EventName, properties: Properties, repairs: SanitizationReport)
+        /// `trackAppClick(element:properties:)`: the element's collected properties
+        /// and the caller's, with the repairs its validation made.
+        case manualClick(Properties, properties: Properties, repairs: SanitizationReport)
+        /// `$AppStart` / `$AppEnd`.
+        case lifecycle(EventName, Properties)
+        /// A click or screen view from a hook.
+        case interaction(CapturedInteraction)
+        /// A watched element was seen.
+        case exposure(ElementExposure)
+        /// The screen shown was left with no event of its own — the app went to the
+        /// background with `$AppEnd` off, or a screen the settings ignore appeared — so
+        /// its `$AppPageLeave` is due.
+        case leftScreen
+    }
+}

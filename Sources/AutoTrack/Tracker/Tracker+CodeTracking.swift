@@ -1,0 +1,39 @@
+/// AutoTrackEvents: `Properties`, `ValidationError` appear in this file's public API.
+public import AutoTrackEvents
+import Synchronization
+/// AutoTrackProperties: `ElementNode` appears in this file's public API.
+public import AutoTrackProperties
+
+// MARK: Tracking from the app's code
+
+extension Tracker {
+    /// Tracks an event from the app's code. Name, identity and properties are validated
+    /// here, on the caller's thread, and reported as a typed error; the event is then
+    /// built, stored and sent on the worker thread.
+    public func track(_ name: String, properties: Properties = [:]) throws(ValidationError) {
+        let eventName = try EventName(validating: name, rules: configuration.rules)
+        var report = SanitizationReport()
+        let checked = try configuration.rules.validated(properties, report: &report)
+        submit(Submission(time: configuration.clock.now(), context: callContext(),
+                          content: .code(eventName, properties: checked, repairs: report)))
+    }
+
+    /// Tracks a `$AppClick` on `element` from the app's code, for a view no hook sees
+    /// (a custom-drawn control, a click the app decides on itself). The element's
+    /// properties — screen, `$element_type`, `$element_content`, position, path and
+    /// id, in the configured path style and type convention, with the element's own
+    /// custom id and properties — are read now, on the caller's thread, as a hook
+    /// would read them; `properties` are validated here and win over them. The event
+    /// says `$lib_method` `code`; an element marked ignored is still tracked, since
+    /// the app asked for it by name.
+    public func trackAppClick(element: any ElementNode, properties: Properties = [:]) throws(ValidationError) {
+        var report = SanitizationReport()
+        let checked = try configuration.rules.validated(properties, report: &report)
+        var collected = element.owningScreen.map { ScreenProperties.collect(for: $0) } ?? [:]
+        collected.merge(ElementProperties(pathStyle: configuration.pathStyle, typeConvention: configuration.elementTypeConvention)
+            .collect(for: element))
+        collected.merge(ControlAttributes.collect(for: element))
+        submit(Submission(time: configuration.clock.now(), context: callContext(),
+                          content: .manualClick(collected, properties: checked, repairs: report)))
+    }
+}

@@ -1,0 +1,93 @@
+/// AutoTrackEvents: `Identity`, `Properties`, `ValidationError` appear in this file's public API.
+public import AutoTrackEvents
+import Synchronization
+
+// MARK: Identity and super properties
+
+extension Tracker {
+    /// Who events are about now.
+    public var identity: Identity { state.withLock { $0.identity } }
+
+    /// Sets the anonymous (device) id.
+    public func identify(anonymousID: String) throws(ValidationError) {
+        try configuration.rules.checkIdentifier(anonymousID, field: "anonymous_id")
+        state.withLock { state in
+            let login = state.identity.loginID
+            state.identity = login.map { .loggedIn($0, anonymousID: anonymousID) } ?? .anonymous(anonymousID)
+        }
+    }
+
+    /// Files later events under `loginID`.
+    public func login(_ loginID: String) throws(ValidationError) {
+        try configuration.rules.checkIdentifier(loginID, field: "login_id")
+        state.withLock { $0.identity = .loggedIn(loginID, anonymousID: $0.identity.anonymousID) }
+    }
+
+    /// Files later events under the anonymous id again.
+    public func logout() {
+        state.withLock { $0.identity = .anonymous($0.identity.anonymousID ?? $0.identity.distinctID) }
+    }
+
+    /// Adds properties to every later event (validated like a caller's).
+    public func registerSuperProperties(_ properties: Properties) throws(ValidationError) {
+        let checked = try configuration.rules.validated(properties)
+        state.withLock { $0.superProperties.merge(checked) }
+    }
+
+    /// Removes one super property.
+    public func unregisterSuperProperty(_ key: String) {
+        state.withLock { _ = $0.superProperties.removeValue(forKey: key) }
+    }
+
+    /// Removes every super property.
+    public func clearSuperProperties() {
+        state.withLock { $0.superProperties.removeAll() }
+    }
+
+    /// Properties computed at each event (sanitised, not thrown), merged over the static
+    /// super properties.
+    public func setDynamicSuperProperties(_ provider: (@Sendable () -> Properties)?) {
+        state.withLock { $0.dynamicSuperProperties = provider }
+    }
+
+    /// The call context of an event handed over now.
+    func callContext() -> CallContext {
+        CallContext.make(from: state.withLock { CallContext.Parts($0) })
+    }
+}
+
+/// Who an event is about and its super properties, taken on the caller's thread at the
+/// moment of the call — a `logout()` right after `track` does not change it.
+/// Immutable and shared: events tracked between two changes hold the same one.
+final class CallContext: Sendable {
+    let identity: Identity
+    let superProperties: Properties
+    /// Whether every super property was validated already (the static ones are, when
+    /// registered); dynamic ones are sanitised with the event.
+    let superPropertiesAreChecked: Bool
+
+    init(identity: Identity, superProperties: Properties, superPropertiesAreChecked: Bool = true) {
+        self.identity = identity
+        self.superProperties = superProperties
+        self.superPropertiesAreChecked = superPropertiesAreChecked
+    }
+
+    /// What a call context is made of, taken under the state lock; the dynamic super
+    /// properties are asked for outside it.
+    struct Parts {
+        let context: CallContext
+        let dynamic: (@Sendable () -> Properties)?
+
+        init(_ state: borrowing Tracker.State) {
+            context = state.context
+            dynamic = state.dynamicSuperProperties
+        }
+    }
+
+    /// The context of `parts`, with the dynamic super properties asked for now.
+    static func make(from parts: Parts) -> CallContext {
+        guard let dynamic = parts.dynamic else { return parts.context }
+        return CallContext(
+            identity: parts.context.identity, superProperties: parts.context.superProperties.merging(dynamic()), superPropertiesAreChecked: false)
+    }
+}
