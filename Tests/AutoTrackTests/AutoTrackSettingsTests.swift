@@ -44,12 +44,12 @@ struct AutoTrackSettingsTests {
     }
 
     /// A click on `element` on a screen of type `screen` (whose ancestors are `superScreens`).
-    static func click(on element: Element, screen: String, superScreens: [String] = []) -> Interaction {
+    static func click(on element: Element, screen: String, superScreens: [String] = [], action: String = "tapped:") -> Interaction {
         let context = InteractionContext(sink: DiscardingSink())
         let page = Screen(screen, superTypeNames: superScreens)
         page.rootView.addChild(element)
         return Interaction(point: .sendAction, element: context.snapshot(of: element), screen: context.snapshot(of: page),
-                           details: InteractionDetails(actionName: "tapped:"), capturedBy: "test")
+                           details: InteractionDetails(actionName: action), capturedBy: "test")
     }
 
     static func screenView(_ screen: String, superScreens: [String] = []) -> Interaction {
@@ -208,5 +208,44 @@ struct AutoTrackSettingsTests {
         let leave = try #require(collected.events.withLock { $0 }.first { $0.name == .appPageLeave })
         #expect(leave.properties["event_duration"] == .number(2), "left when the excluded screen appeared, not at the background")
         #expect(context.diagnostics.filtered == 1)
+    }
+}
+
+/// The filters an interaction passes in a tracker's context, as one ordered pipeline.
+@Suite("One filter pipeline: actions, exclusions, then a tracker's settings")
+struct FilterPipelineTests {
+    @Test("a tracker's context asks its settings as the pipeline's last stage: what they ignore is filtered, never delivered, and counted as ignored by settings")
+    func settingsStage() throws {
+        let directory = temporaryDirectory("pipeline-settings")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualTimestampSource(start: Timestamp(millisecondsSince1970: 0))
+        let (tracker, collected) = try makeCollectingTracker(directory, clock: clock) { configuration in
+            configuration.autoTrackSettings.eventTypes = .all
+        }
+        let context = tracker.makeInteractionContext()
+        #expect(context.filters.stages.map(\.name) == [.actions, .exclusions, .settings])
+        context.emit(AutoTrackSettingsTests.screenView("HomeViewController"))
+        clock.advance(by: 3_000)
+        tracker.autoTrackSettings.ignoredScreenTypes = ["DebugViewController"]
+        let button = Element("UIButton", role: .button, text: "Clear")
+        context.emit(AutoTrackSettingsTests.click(on: button, screen: "DebugViewController"))
+        context.emit(AutoTrackSettingsTests.screenView("DebugViewController"))
+        tracker.waitUntilQueued()
+        #expect(collected.names == ["$AppViewScreen", "$AppPageLeave"], "an ignored screen still ends the page shown before it")
+        #expect(context.diagnostics.delivered == 1)
+        #expect(context.diagnostics.filtered == 2)
+        #expect(tracker.diagnostics.ignoredBySettings == 2)
+        #expect(tracker.diagnostics.interception.filtered == 2)
+    }
+
+    @Test("the first stage that excludes is the one named; a tab bar item's private action passes the action stage")
+    func order() {
+        let pipeline = InteractionFilterPipeline(exclusions: TrackingExclusions(elementTypes: ["UIButton"]))
+        let privateAction = AutoTrackSettingsTests.click(on: Element("UIButton", role: .button, text: "Buy"), screen: "Home", action: "_private:")
+        #expect(pipeline.stage(excluding: privateAction) == .actions, "both stages exclude it; the first asked is named")
+        let tab = AutoTrackSettingsTests.click(on: Element("UITabBarButton", role: .tabBarItem, text: "Orders"), screen: "Home", action: "_tab:")
+        #expect(pipeline.stage(excluding: tab) == nil)
+        let plain = AutoTrackSettingsTests.click(on: Element("UIButton", role: .button, text: "Buy"), screen: "Home")
+        #expect(pipeline.stage(excluding: plain) == .exclusions)
     }
 }

@@ -56,21 +56,10 @@ public final class InteractionContext: Sendable {
     @usableFromInline let mutationStorage = Atomic<UInt8>(0)
     @usableFromInline let mutationFireCount = Atomic<Int>(0)
     private let elementCollector: ElementProperties
-    private let screenExclusions = LastAnswer()
-
-    /// The answer for the last type hierarchy asked about. A host reports the same
-    /// hierarchy for every click on a screen, usually as the same array, which compares
-    /// equal at once; hashing its names into the exclusion sets cost a click more.
-    private final class LastAnswer: Sendable {
-        private let last = Mutex<(hierarchy: [String], answer: Bool)?>(nil)
-
-        func answer(for hierarchy: [String], computing compute: ([String]) -> Bool) -> Bool {
-            if let known = last.withLock({ last in last.flatMap { $0.hierarchy == hierarchy ? $0.answer : nil } }) { return known }
-            let answer = compute(hierarchy)
-            last.withLock { $0 = (hierarchy, answer) }
-            return answer
-        }
-    }
+    /// Every stage an interaction passes on its way to the sink, in order.
+    public let filters: InteractionFilterPipeline
+    /// The exclusions stage of ``filters``, asked directly by hooks and monitors.
+    private let exclusionFilter: ExclusionFilter
 
     /// One atomic counter per ``InterceptionDiagnostics`` field: counting is on the
     /// path of every intercepted call (disabled skips included), so it takes no lock.
@@ -133,10 +122,12 @@ public final class InteractionContext: Sendable {
     /// How `$element_type` names elements.
     public let elementTypeConvention: ElementTypeConvention
 
-    /// Creates a context.
+    /// Creates a context whose filters are `actionFilter`, `exclusions`, then
+    /// `additionalFilters` (see ``InteractionFilterPipeline``).
     public init(
         sink: any InteractionSink, pathStyle: ViewPathStyle = .slash, exclusions: TrackingExclusions = .standard,
-        actionFilter: ActionFilter = .standard, elementTypeConvention: ElementTypeConvention = .sensors
+        actionFilter: ActionFilter = .standard, elementTypeConvention: ElementTypeConvention = .sensors,
+        additionalFilters: [InteractionFilterPipeline.Stage] = []
     ) {
         self.sink = sink
         self.pathStyle = pathStyle
@@ -144,6 +135,9 @@ public final class InteractionContext: Sendable {
         self.actionFilter = actionFilter
         self.elementTypeConvention = elementTypeConvention
         elementCollector = ElementProperties(pathStyle: pathStyle, typeConvention: elementTypeConvention)
+        filters = InteractionFilterPipeline(actionFilter: actionFilter, exclusions: exclusions, additional: additionalFilters)
+        // The pipeline's own exclusions stage, so its screen answers are shared.
+        exclusionFilter = filters.stages.lazy.compactMap { $0.filter as? ExclusionFilter }.first ?? ExclusionFilter(exclusions)
     }
 
     /// Whether tracking is on. Turning it off makes hooks pass straight through; the
@@ -181,16 +175,14 @@ public final class InteractionContext: Sendable {
 
     // MARK: Emitting
 
-    /// Hands `interaction` to the sink unless tracking is off or a filter drops it.
-    /// Never throws: sink errors are counted.
+    /// Hands `interaction` to the sink unless tracking is off or a stage of
+    /// ``filters`` drops it. Never throws: sink errors are counted.
     public func emit(_ interaction: Interaction) {
         guard isEnabled else {
             count(.disabledSkips)
             return
         }
-        // A tab bar item always sends UIKit's private action; the tap is still the user's.
-        let ignoredAction = interaction.details.actionName.map { interaction.element?.role != .tabBarItem && actionFilter.ignores($0) } ?? false
-        if ignoredAction || excludes(element: interaction.element, screen: interaction.screen) {
+        if filters.stage(excluding: interaction) != nil {
             count(.filtered)
             if interaction.point.isScreenView { sink.receiveExcludedScreenView(interaction) }
             return
@@ -206,12 +198,7 @@ public final class InteractionContext: Sendable {
     /// Whether ``exclusions`` leave `element` (its type, accessibility identifier or
     /// the app's own ignore mark) or `screen` alone.
     public func excludes(element: ElementSnapshot?, screen: ScreenSnapshot?) -> Bool {
-        if let element {
-            if element.isIgnored || exclusions.elementTypes.containsAny(of: element.typeHierarchy) { return true }
-            if let identifier = element.accessibilityIdentifier, exclusions.accessibilityIdentifiers.hasMember(identifier) { return true }
-        }
-        if let screen, excludesScreen(typeHierarchy: screen.typeHierarchy) { return true }
-        return false
+        exclusionFilter.excludes(element: element, screen: screen)
     }
 
     /// Whether ``exclusions`` leave `screen` alone — a system or ignored controller
@@ -219,12 +206,6 @@ public final class InteractionContext: Sendable {
     /// `ignores(screen:)`), remembering the answer for the last type hierarchy asked
     /// about: the system screen types are checked for every click.
     public func excludes(screen: any ScreenNode) -> Bool {
-        excludesScreen(typeHierarchy: screen.typeHierarchy)
+        exclusionFilter.excludesScreen(typeHierarchy: screen.typeHierarchy)
     }
-
-    private func excludesScreen(typeHierarchy: [String]) -> Bool {
-        guard !exclusions.screenTypes.isEmpty else { return false }
-        return screenExclusions.answer(for: typeHierarchy) { exclusions.screenTypes.containsAny(of: $0) }
-    }
-
 }

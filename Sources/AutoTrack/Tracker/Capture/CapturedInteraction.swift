@@ -33,22 +33,40 @@ struct CapturedInteraction: Sendable {
     }
 }
 
-/// Hands a host's interactions to a tracker; see ``Tracker/interactionSink``.
+/// Hands a host's interactions to a tracker; see ``Tracker/interactionSink``. The sink
+/// of a tracker's own context does not apply the settings: the context's pipeline did.
 final class TrackerInteractionSink: InteractionSink {
     private weak let tracker: Tracker?
+    private let appliesSettings: Bool
 
-    init(tracker: Tracker) { self.tracker = tracker }
+    init(tracker: Tracker, appliesSettings: Bool = true) {
+        self.tracker = tracker
+        self.appliesSettings = appliesSettings
+    }
 
     /// Thrown when the tracker is gone; the hook's context counts it as a sink failure.
     struct TrackerReleased: Error {}
 
     func receive(_ interaction: Interaction) throws {
         guard let tracker else { throw TrackerReleased() }
-        tracker.receive(interaction)
+        tracker.receive(interaction, appliesSettings: appliesSettings)
     }
 
     /// The screen shown before has been left: its `$AppPageLeave` is due.
     func receiveExcludedScreenView(_ interaction: Interaction) {
         tracker?.leaveScreen()
+    }
+}
+
+/// The ``InteractionFilterPipeline/Stage/Name/settings`` stage of a tracker's
+/// contexts: its run-time ``AutoTrackSettings``, read at each interaction. Holds the
+/// tracker weakly; with the tracker gone it excludes nothing (the sink then counts a
+/// failure).
+struct SettingsFilter: InteractionFilter {
+    weak let tracker: Tracker?
+
+    func excludes(_ interaction: Interaction) -> Bool {
+        guard let tracker else { return false }
+        return !tracker.settingsRecord(interaction)
     }
 }

@@ -11,13 +11,18 @@ extension Tracker {
     /// moment of the call. The sink holds the tracker weakly.
     public var interactionSink: any InteractionSink { TrackerInteractionSink(tracker: self) }
 
-    /// A context for a host's hooks or capture code: reports to ``interactionSink``,
-    /// writes paths in the configured style, applies the configured exclusions and
-    /// action filter, and adds its counters to ``diagnostics``.
+    /// A context for a host's hooks or capture code: reports to this tracker, writes
+    /// paths in the configured style, filters with the configured action filter and
+    /// exclusions and then the run-time ``autoTrackSettings`` (its
+    /// ``InteractionFilterPipeline/Stage/Name/settings`` stage, counted in
+    /// ``TrackerDiagnostics/ignoredBySettings`` too), and adds its counters to
+    /// ``diagnostics``.
     public func makeInteractionContext() -> InteractionContext {
         let context = InteractionContext(
-            sink: interactionSink, pathStyle: configuration.pathStyle, exclusions: configuration.exclusions,
-            actionFilter: configuration.actionFilter, elementTypeConvention: configuration.elementTypeConvention)
+            sink: TrackerInteractionSink(tracker: self, appliesSettings: false), pathStyle: configuration.pathStyle,
+            exclusions: configuration.exclusions, actionFilter: configuration.actionFilter,
+            elementTypeConvention: configuration.elementTypeConvention,
+            additionalFilters: [InteractionFilterPipeline.Stage(.settings, SettingsFilter(tracker: self))])
         state.withLock { $0.contexts.append(context) }
         return context
     }
@@ -91,14 +96,34 @@ extension Tracker {
     }
 
     /// Takes one interaction, on the thread of the user action: stamps the time and the
-    /// identity; the event is built on the worker.
-    func receive(_ interaction: Interaction) {
-        guard let parts = partsIfRecorded({ $0.records(interaction) }) else {
-            if interaction.point.isScreenView { leaveScreen() }
-            return
+    /// identity; the event is built on the worker. With `appliesSettings`, the
+    /// settings decide first — an interaction that did not come through a context of
+    /// ours, whose pipeline asked them already.
+    func receive(_ interaction: Interaction, appliesSettings: Bool) {
+        let parts: CallContext.Parts
+        if appliesSettings {
+            guard let recorded = partsIfRecorded({ $0.records(interaction) }) else {
+                if interaction.point.isScreenView { leaveScreen() }
+                return
+            }
+            parts = recorded
+        } else {
+            parts = state.withLock { CallContext.Parts($0) }
         }
         submit(Submission(
             time: configuration.clock.now(), context: CallContext.make(from: parts), content: .interaction(CapturedInteraction(interaction))))
+    }
+
+    /// Whether the settings in force record `interaction`; counts it in
+    /// ``TrackerDiagnostics/ignoredBySettings`` when they do not.
+    func settingsRecord(_ interaction: Interaction) -> Bool {
+        state.withLock { state in
+            guard state.settings.records(interaction) else {
+                state.diagnostics.ignoredBySettings += 1
+                return false
+            }
+            return true
+        }
     }
 
     /// The screen shown was left with no screen view of its own to record: its

@@ -4,7 +4,7 @@ internal import AutoTrackProperties
 ///
 /// Defaults: selectors starting with `growingHookTouch` (GrowingIO), or with `_`
 /// (private system actions) — except `_searchFieldEndEditing`, which is how a search
-/// field reports a finished search (captured with its text, seed 004). A tab bar
+/// field reports a finished search (captured with its text). A tab bar
 /// item's tap is never filtered by its action: UIKit's tab action is always private.
 public struct ActionFilter: Hashable, Sendable {
     /// Prefixes of ignored selectors.
