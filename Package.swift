@@ -24,7 +24,6 @@ let package = Package(
         .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks"]),
         .library(name: "AutoTrack", targets: ["AutoTrack"]),
         .library(name: "AutoTrackReferenceHostIntegration", targets: ["AutoTrackReferenceHostIntegration"]),
-        .library(name: "AutoTrackSampleSession", targets: ["AutoTrackSampleSession"]),
         .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
         .library(name: "AutoTrackConformanceCore", targets: ["AutoTrackConformanceCore"]),
         .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance"]),
@@ -104,10 +103,16 @@ let package = Package(
             dependencies: ["AutoTrack", "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
-        // Sample support: the scripted session of the demo and the end-to-end tests.
+        // Sample support, in no product: the sample app the kit, the tool and the tests
+        // share, and the scripted session of the demo and the end-to-end tests.
+        .target(
+            name: "AutoTrackSampleApp",
+            dependencies: ["AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackProperties", "AutoTrackEvents"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AutoTrackSampleSession",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrack", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI", "AutoTrackEvents", "AutoTrackProperties",
                 "AutoTrackSerialization",
             ],
@@ -121,7 +126,7 @@ let package = Package(
         // The conformance kit: a pure engine, and a Swift Testing layer over it.
         .target(
             name: "AutoTrackConformanceCore",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
             ],
             path: "Conformance/AutoTrackConformanceCore",
@@ -135,7 +140,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "AutoTrackCLI",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI",
                 "AutoTrackInterception", "AutoTrackModelBackend", "AutoTrackHooks", "AutoTrackConformanceCore", "AutoTrack",
                 "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrackCollector",
@@ -151,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackReferenceHostIntegrationTests",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrack", "AutoTrackEvents", "AutoTrackProperties",
                 "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackSerialization",
             ],
@@ -160,7 +165,7 @@ let package = Package(
         // The README's Swift snippets, compiled and run (.ci/check-readme-snippets keeps them in step).
         .testTarget(
             name: "ReadmeSnippetTests",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrack", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackEvents", "AutoTrackHooks",
                 "AutoTrackInterception", "AutoTrackProperties", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI",
                 "AutoTrackRuntime", "AutoTrackSerialization",
@@ -176,7 +181,7 @@ let package = Package(
         // Hooks written as a third party would, from the public API only.
         .testTarget(
             name: "ThirdPartyHookTests",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackModelBackend",
                 "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents",
             ],
@@ -189,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackConformanceTests",
-            dependencies: ["AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"],
+            dependencies: ["AutoTrackSampleApp", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -204,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackHooksTests",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
                 "AutoTrackModelBackend", "AutoTrackHooks",
             ],
@@ -222,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackReferenceUITests",
-            dependencies: ["AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
+            dependencies: ["AutoTrackSampleApp", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -303,7 +308,7 @@ if let objcIncludeDirectory {
         ),
         .testTarget(
             name: "AutoTrackObjCBackendTests",
-            dependencies: [
+            dependencies: ["AutoTrackSampleApp", 
                 "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
                 "AutoTrackMethodWrapping", "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
                 "AutoTrackHooks", "AutoTrackReferenceUI",

@@ -1,8 +1,9 @@
 import AutoTrackEvents
 /// AutoTrackProperties: `DeviceInfo` appears in this file's public API.
 public import AutoTrackProperties
-/// AutoTrackReferenceUI: `SampleApp` appears in this file's public API.
-public import AutoTrackReferenceUI
+import AutoTrackReferenceUI
+/// AutoTrackSampleApp: `SampleApp` appears in this file's public API.
+public import AutoTrackSampleApp
 import AutoTrackSerialization
 
 /// The sample app's screens as a person picking elements (圈选) sees them: every

@@ -2,8 +2,9 @@
 public import AutoTrack
 import AutoTrackEvents
 import AutoTrackReferenceHostIntegration
-/// AutoTrackReferenceUI: `SampleApp` appears in this file's public API.
-public import AutoTrackReferenceUI
+import AutoTrackReferenceUI
+/// AutoTrackSampleApp: `SampleApp` appears in this file's public API.
+public import AutoTrackSampleApp
 
 /// The scripted user session of the demo and the end-to-end tests: a walk through the
 /// sample app touching every interception point.

@@ -3,6 +3,7 @@ import AutoTrackHooks
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 import Synchronization
 

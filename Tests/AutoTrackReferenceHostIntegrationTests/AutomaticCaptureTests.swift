@@ -5,6 +5,7 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 import Foundation
 import Synchronization

@@ -4,6 +4,7 @@ import AutoTrackSampleSession
 import AutoTrackEvents
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackSerialization
 import Foundation
 import Testing

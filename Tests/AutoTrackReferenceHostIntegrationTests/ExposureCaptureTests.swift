@@ -3,6 +3,7 @@ import AutoTrackEvents
 import AutoTrackProperties
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import Foundation
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import AutoTrackEvents
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 import Synchronization
 

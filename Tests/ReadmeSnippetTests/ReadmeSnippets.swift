@@ -10,6 +10,7 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 import AutoTrackSerialization
 import Foundation

@@ -1,6 +1,7 @@
 import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 import Dispatch
 import Foundation

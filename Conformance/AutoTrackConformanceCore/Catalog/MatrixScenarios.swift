@@ -1,6 +1,7 @@
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 
 /// Scenarios generated from the contract's matrix rather than written one by one: for

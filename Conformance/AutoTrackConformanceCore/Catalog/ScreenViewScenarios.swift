@@ -2,6 +2,7 @@ import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 
 /// Screen-view scenarios (`SV-`).

@@ -2,6 +2,7 @@ import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 
 /// Fixture variety the one-fixture-per-point scenarios miss — both list kinds, several

@@ -1,7 +1,8 @@
 /// AutoTrackInterception: `HookedMethod` appears in this file's public API.
 public import AutoTrackInterception
-/// AutoTrackReferenceUI: `AppLog` appears in this file's public API.
-public import AutoTrackReferenceUI
+import AutoTrackReferenceUI
+/// AutoTrackSampleApp: `AppLog` appears in this file's public API.
+public import AutoTrackSampleApp
 /// AutoTrackRuntime: `Message`, `Runtime` appear in this file's public API.
 public import AutoTrackRuntime
 

@@ -3,6 +3,7 @@ public import AutoTrackInterception
 import AutoTrackProperties
 /// AutoTrackReferenceUI: `ListViewObject` appears in this file's public API.
 public import AutoTrackReferenceUI
+import AutoTrackSampleApp
 /// AutoTrackRuntime: `RuntimeObject` appears in this file's public API.
 public import AutoTrackRuntime
 

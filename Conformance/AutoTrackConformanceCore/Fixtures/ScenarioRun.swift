@@ -6,6 +6,7 @@ public import AutoTrackInterception
 public import AutoTrackProperties
 /// AutoTrackReferenceUI: `AppLog`, `ReferenceHost`, `SampleApp` appear in this file's public API.
 public import AutoTrackReferenceUI
+public import AutoTrackSampleApp
 /// AutoTrackRuntime: `Runtime` appears in this file's public API.
 public import AutoTrackRuntime
 import Synchronization

@@ -12,9 +12,9 @@ import Synchronization
 /// Capture happens on the caller's thread (validation of `track`, the element snapshot
 /// of an automatic click); building, storing and sending happen on one serial worker
 /// thread, in order. The concerns live apart: who events are about
-/// (`Tracker+Identity.swift`), the hand-off to the worker (``SubmissionHandOff``),
-/// building events and page time (``EventAssembler``), storing
-/// (`Tracker+Storing.swift`), flushing (``QueueDelivery``, `Tracker+Flushing.swift`) and
+/// (`Tracker+Identity.swift`), the hand-off to the worker (`SubmissionHandOff`),
+/// building events and page time (`EventAssembler`), storing
+/// (`Tracker+Storing.swift`), flushing (`QueueDelivery`, `Tracker+Flushing.swift`) and
 /// the seam for hosts (`Tracker+AutomaticCapture.swift`).
 public final class Tracker: Sendable {
     /// The configuration.

@@ -6,6 +6,7 @@ import AutoTrackObjCBackend
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackRuntime
 import Foundation
 

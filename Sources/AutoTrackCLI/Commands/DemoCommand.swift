@@ -3,6 +3,7 @@ import AutoTrack
 import AutoTrackEvents
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackSampleSession
 import AutoTrackSerialization
 import Foundation

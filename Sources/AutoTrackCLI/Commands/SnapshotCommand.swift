@@ -1,5 +1,6 @@
 import AutoTrackProperties
 import AutoTrackReferenceUI
+import AutoTrackSampleApp
 import AutoTrackSampleSession
 
 /// `autotrack snapshot`: the sample app's current screen as an indented element tree,

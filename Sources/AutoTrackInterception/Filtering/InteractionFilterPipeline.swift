@@ -21,7 +21,7 @@ public protocol InteractionFilter: Sendable {
 ///    (``ActionFilter``);
 /// 4. ``Stage/Name/exclusions``: the app marked its element ignored, or its element
 ///    type, accessibility identifier or screen type is excluded
-///    (``TrackingExclusions``);
+///    (`TrackingExclusions`);
 /// 5. any stage the context was made with after those — a tracker adds its run-time
 ///    settings (``Stage/Name/settings``: event types off, ignored screens, element types
 ///    and ids).
@@ -41,7 +41,7 @@ public struct InteractionFilterPipeline: Sendable {
             public init(_ rawValue: String) { self.rawValue = rawValue }
             /// Another library's or a private action (``ActionFilter``).
             public static let actions = Name("actions")
-            /// The app's exclusions (``TrackingExclusions``) and ignore marks.
+            /// The app's exclusions (`TrackingExclusions`) and ignore marks.
             public static let exclusions = Name("exclusions")
             /// A tracker's run-time settings.
             public static let settings = Name("settings")
@@ -88,7 +88,7 @@ extension ActionFilter: InteractionFilter {
 }
 
 /// The ``InteractionFilterPipeline/Stage/Name/exclusions`` stage: the app's ignore mark
-/// and its ``TrackingExclusions``, remembering the screen answer for the last type
+/// and its `TrackingExclusions`, remembering the screen answer for the last type
 /// hierarchy asked about (a host reports the same hierarchy for every click on a
 /// screen, usually as the same array, which compares equal at once; hashing its names
 /// into the exclusion sets cost a click more).

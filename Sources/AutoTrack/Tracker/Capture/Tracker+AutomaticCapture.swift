@@ -14,7 +14,7 @@ extension Tracker {
     /// A context for a host's hooks or capture code: reports to this tracker, writes
     /// paths in the configured style, filters with the configured action filter and
     /// exclusions and then the run-time ``autoTrackSettings`` (its
-    /// ``InteractionFilterPipeline/Stage/Name/settings`` stage, counted in
+    /// `settings` stage, counted in
     /// ``TrackerDiagnostics/ignoredBySettings`` too), and adds its counters to
     /// ``diagnostics``.
     public func makeInteractionContext() -> InteractionContext {

@@ -1,4 +1,6 @@
 import AutoTrackProperties
+/// AutoTrackReferenceUI: `ReferenceHost`, `ViewControllerObject`, `ControlObject` … appear in this file's public API.
+public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `RuntimeError` appears in this file's public API.
 public import AutoTrackRuntime
 
