@@ -7,7 +7,7 @@ import Synchronization
 /// receiver, selector and arguments), so a hook that changes or drops an argument shows.
 public final class AppLog: Sendable {
     private struct State {
-        var entries: [String] = []
+        var entries: [AppLogEntry] = []
         var calls: [String] = []
         var ordinals: [ObjectIdentifier: Int] = [:]
     }
@@ -26,13 +26,13 @@ public final class AppLog: Sendable {
     }
 
     /// Records an entry.
-    public func record(_ entry: String) { state.withLock { $0.entries.append(entry) } }
+    public func record(_ entry: AppLogEntry) { state.withLock { $0.entries.append(entry) } }
 
     /// Records an entry and the call that made it: `selector` sent to `receiver` with
     /// `arguments`. Objects are written as the class they report (`-class`, what the
     /// app sees) and the order in which the log first saw them (`UIButton#2`), so two
     /// runs of the same actions read the same — unless a different object was passed.
-    public func record(_ entry: String, selector: String, receiver: RuntimeObject, arguments: [RuntimeValue]) {
+    public func record(_ entry: AppLogEntry, selector: String, receiver: RuntimeObject, arguments: [RuntimeValue]) {
         guard keepsCalls else {
             record(entry)
             return
@@ -62,13 +62,16 @@ public final class AppLog: Sendable {
     }
 
     /// Every entry, in order.
-    public var all: [String] { state.withLock { $0.entries } }
+    public var all: [AppLogEntry] { state.withLock { $0.entries } }
 
     /// The calls the originals received, in order.
     public var calls: [String] { state.withLock { $0.calls } }
 
     /// How many entries equal `entry`.
-    public func count(_ entry: String) -> Int { state.withLock { $0.entries.filter { $0 == entry }.count } }
+    public func count(_ entry: AppLogEntry) -> Int { state.withLock { $0.entries.filter { $0 == entry }.count } }
+
+    /// How many entries are of `kind`, whatever their detail.
+    public func count(of kind: AppLogEntry.Kind) -> Int { state.withLock { $0.entries.filter { $0.kind == kind }.count } }
 
     /// Forgets everything (object ordinals included).
     public func clear() { state.withLock { $0 = State() } }

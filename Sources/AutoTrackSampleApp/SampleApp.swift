@@ -86,7 +86,7 @@ public final class SampleApp {
     // MARK: Classes
 
     /// A method that records `entry` then calls super (from `cls`) with its bool.
-    private func appearance(_ selector: Selector, _ cls: RuntimeClass, _ entry: String) -> (Selector, String, Implementation) {
+    private func appearance(_ selector: Selector, _ cls: RuntimeClass, _ entry: AppLogEntry) -> (Selector, String, Implementation) {
         let log = self.log
         return (selector, "v@:c", .procedure("-[\(cls.name) \(selector)]") { (message: Message, animated: Bool) throws(RuntimeError) in
             log.record(entry, selector: selector.name, receiver: message.receiver, arguments: [.bool(animated)])
@@ -94,7 +94,7 @@ public final class SampleApp {
         })
     }
 
-    private func recorder(_ selector: Selector, _ entry: String, types: String = "v@:@") -> (Selector, String, Implementation) {
+    private func recorder(_ selector: Selector, _ entry: AppLogEntry, types: String = "v@:@") -> (Selector, String, Implementation) {
         let log = self.log
         return (selector, types, Implementation("app \(selector)") { message in
             log.record(entry, selector: selector.name, receiver: message.receiver, arguments: Array(message.arguments))
@@ -122,20 +122,20 @@ public final class SampleApp {
             let superclass = screen == "PagesViewController" ? "UIPageViewController" : "UIViewController"
             try define(screen, superclass: superclass) { [unowned self] cls in
                 var methods = [
-                    appearance("viewDidAppear:", cls, "\(screen) viewDidAppear"),
-                    appearance("viewWillAppear:", cls, "\(screen) viewWillAppear"),
+                    appearance("viewDidAppear:", cls, .viewDidAppear(screen)),
+                    appearance("viewWillAppear:", cls, .viewWillAppear(screen)),
                 ]
                 if screen == "ViewController" {
                     methods += [
                         (ListSelectors.tableDidSelect, "v@:@@", .procedure("-[ViewController tableView:didSelectRowAtIndexPath:]") {
                             (message: Message, table: RuntimeObject?, indexPath: IndexPath) in
-                            log.record("select \(indexPath.section):\(indexPath.row)", selector: ListSelectors.tableDidSelect.name,
+                            log.record(.listSelect(indexPath), selector: ListSelectors.tableDidSelect.name,
                                        receiver: message.receiver, arguments: [.object(table), .value(indexPath)])
                         }),
-                        recorder("buyTapped:", "buy"), recorder("editTapped:", "edit"), recorder("addTapped:", "add"),
-                        recorder("bannerTapped:", "banner tap"),
+                        recorder("buyTapped:", .buy), recorder("editTapped:", .edit), recorder("addTapped:", .add),
+                        recorder("bannerTapped:", .bannerTap),
                         (Selector("bannerPressed:"), "v@:@", .procedure("-[ViewController bannerPressed:]") { (message: Message, recognizer: GestureRecognizerObject) in
-                            log.record("banner press \(recognizer.state)", selector: "bannerPressed:", receiver: message.receiver,
+                            log.record(.bannerPress(recognizer.state), selector: "bannerPressed:", receiver: message.receiver,
                                        arguments: [.object(recognizer), .value(recognizer.state)])
                         }),
                     ]
@@ -143,15 +143,15 @@ public final class SampleApp {
                 if screen == "CollectionViewController" {
                     methods.append((ListSelectors.collectionDidSelect, "v@:@@", .procedure("-[CollectionViewController collectionView:didSelectItemAtIndexPath:]") {
                         (message: Message, collection: RuntimeObject?, indexPath: IndexPath) in
-                        log.record("select item \(indexPath.section):\(indexPath.item)", selector: ListSelectors.collectionDidSelect.name,
+                        log.record(.collectionSelect(indexPath), selector: ListSelectors.collectionDidSelect.name,
                                    receiver: message.receiver, arguments: [.object(collection), .value(indexPath)])
                     }))
                 }
                 if screen == "SettingsViewController" {
                     methods += [
-                        recorder("switchChanged:", "switch"), recorder("themeChanged:", "theme"),
-                        recorder("nameChanged:", "name"), recorder("passwordChanged:", "password"),
-                        recorder("volumeChanged:", "volume"), recorder("quantityChanged:", "quantity"),
+                        recorder("switchChanged:", .switchChanged), recorder("themeChanged:", .themeChanged),
+                        recorder("nameChanged:", .nameChanged), recorder("passwordChanged:", .passwordChanged),
+                        recorder("volumeChanged:", .volumeChanged), recorder("quantityChanged:", .quantityChanged),
                     ]
                 }
                 return methods
@@ -162,14 +162,14 @@ public final class SampleApp {
         try define("MyTableDelegate", superclass: "NSObject") { _ in
             [(ListSelectors.tableDidSelect, "v@:@@", .procedure("-[MyTableDelegate tableView:didSelectRowAtIndexPath:]") {
                 (message: Message, table: RuntimeObject?, indexPath: IndexPath) in
-                log.record("delegate select \(indexPath.section):\(indexPath.row)", selector: ListSelectors.tableDidSelect.name,
+                log.record(.delegateSelect(indexPath), selector: ListSelectors.tableDidSelect.name,
                            receiver: message.receiver, arguments: [.object(table), .value(indexPath)])
             })]
         }
         try define("MySubTableDelegate", superclass: "MyTableDelegate") { cls in
             [(ListSelectors.tableDidSelect, "v@:@@", .procedure("-[MySubTableDelegate tableView:didSelectRowAtIndexPath:]") {
                 (message: Message, table: RuntimeObject?, indexPath: IndexPath) throws(RuntimeError) in
-                log.record("subclass select \(indexPath.section):\(indexPath.row)")
+                log.record(.subclassSelect(indexPath))
                 try message.runtime.sendSuper(message.receiver, from: cls, ListSelectors.tableDidSelect, [.object(table), .value(indexPath)])
             })]
         }
@@ -247,7 +247,7 @@ public final class SampleApp {
         // A button wired with a closure (UIAction), as iOS 14+ apps do.
         shareButton = host.makeControl("UIButton", title: "Share", frame: Rect(x: 16, y: 380, width: 120, height: 44))
         let log = self.log
-        try shareButton.addAction(title: "share", for: .touchUpInside) { _ in log.record("share") }
+        try shareButton.addAction(title: "share", for: .touchUpInside) { _ in log.record(.share) }
         volumeSlider = host.makeControl("UISlider", frame: Rect(x: 16, y: 440, width: 358, height: 31))
         volumeSlider.value = 0.5
         try volumeSlider.addTarget(settings, action: "volumeChanged:", for: .valueChanged)
@@ -278,7 +278,7 @@ public final class SampleApp {
     public func makeAlert() throws(RuntimeError) -> ViewControllerObject {
         let alert = try host.makeAlert(title: "退群", message: "確認退出群聊嗎？")
         let log = self.log
-        for (title, style, entry) in [("Cancel", AlertActionStyle.cancel, "alert cancel"), ("OK", .default, "alert ok")] {
+        for (title, style, entry) in [("Cancel", AlertActionStyle.cancel, AppLogEntry.alertCancel), ("OK", .default, .alertOK)] {
             let action = try host.makeAlertAction(title: title, style: style) { action in
                 log.record(entry, selector: "handler", receiver: action, arguments: [])
             }

@@ -32,7 +32,7 @@ struct DelegateSelectionHookTests {
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
         let table = makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 5, section: 0), in: table)
-        #expect(fixture.app.log.all == ["click", "delegate select 0:5"])
+        #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 5, section: 0))])
         let click = try #require(fixture.sink.all.first)
         #expect(click.point == .delegateSelection)
         #expect(click.element?.properties["$element_position"] == "0:5")
@@ -48,7 +48,7 @@ struct DelegateSelectionHookTests {
         try fixture.app.launch()
         fixture.app.log.clear()
         try fixture.host.driver.select(IndexPath(row: 5, section: 0), in: fixture.app.table)
-        #expect(fixture.app.log.all == ["click", "select 0:5"])
+        #expect(fixture.app.log.all == [.click, .listSelect(IndexPath(row: 5, section: 0))])
         let properties = try #require(fixture.sink.all.first?.element?.properties)
         #expect(properties["$element_content"] == "CELL-Buy")
         #expect(properties["$element_position"] == "0:5")
@@ -65,7 +65,7 @@ struct DelegateSelectionHookTests {
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MySubTableDelegate"))
         let table = makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: table)
-        #expect(fixture.app.log.all == ["click", "subclass select 0:2", "delegate select 0:2"])
+        #expect(fixture.app.log.all == [.click, .subclassSelect(IndexPath(row: 2, section: 0)), .delegateSelect(IndexPath(row: 2, section: 0))])
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: other)
         #expect(fixture.sink.count == 2)
         #expect(fixture.context.diagnostics.deduplicated <= 1)
@@ -85,7 +85,7 @@ struct DelegateSelectionHookTests {
         try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: table)
         table.setDelegate(nil)
         try fixture.host.driver.select(IndexPath(row: 3, section: 0), in: table)
-        #expect(fixture.app.log.all == ["click", "delegate select 0:1", "click", "subclass select 0:2", "delegate select 0:2"])
+        #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 1, section: 0)), .click, .subclassSelect(IndexPath(row: 2, section: 0)), .delegateSelect(IndexPath(row: 2, section: 0))])
         withExtendedLifetime((first, second)) {}
     }
 
@@ -98,7 +98,7 @@ struct DelegateSelectionHookTests {
         let second = makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: first)
         try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: second)
-        #expect(fixture.app.log.all == ["click", "delegate select 0:1", "click", "delegate select 0:2"])
+        #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 1, section: 0)), .click, .delegateSelect(IndexPath(row: 2, section: 0))])
     }
 
     @Test("a delegate released while set: no original to run, no click, no crash", arguments: strategies)
@@ -121,7 +121,7 @@ struct DelegateSelectionHookTests {
         let log = fixture.app.log
         let cls = try fixture.runtime.defineClass("ReloadingDelegate", methods: [
             (ListSelectors.tableDidSelect, "v@:@@", .procedure("reload") { (_: Message, table: ListViewObject, indexPath: IndexPath) in
-                log.record("select \(indexPath.row)")
+                log.record(.reloadingSelect(row: indexPath.row))
                 table.content?.configure = { cell, _ in cell.contentView.subviews.first?.text = "reloaded" }
                 table.reloadData()
             }),
@@ -141,7 +141,7 @@ struct DelegateSelectionHookTests {
         let log = fixture.app.log
         let cls = try fixture.runtime.defineClass("HeightDelegate", superclass: try fixture.host.lookUpClass("MyTableDelegate"), methods: [
             (ListSelectors.tableHeight, "d@:@@", .returning("height") { (_: Message, _: RuntimeObject?, _: IndexPath) in
-                log.record("height")
+                log.record(.height)
                 return 61.5
             }),
         ])
@@ -152,7 +152,7 @@ struct DelegateSelectionHookTests {
         #expect(table.delegateResponds[ListSelectors.tableHeight] == true)
         #expect(table.delegateResponds[ListSelectors.tableWillDisplay] == false, "an unimplemented optional method stays unimplemented")
         #expect(table.delegateResponds[ListSelectors.scrollViewDidScroll] == false)
-        #expect(log.count("height") == 6, "height asked once per row, through whatever the list holds")
+        #expect(log.count(.height) == 6, "height asked once per row, through whatever the list holds")
         let direct = try fixture.runtime.send(table.delegate, ListSelectors.tableHeight, [.object(table), .value(IndexPath(row: 0, section: 0))])
         if case .double(61.5) = direct {} else { Issue.record("the result changed: \(direct.kind)") }
     }
@@ -171,7 +171,7 @@ struct DelegateSelectionHookTests {
         #expect(handle.state == .uninstalled)
         try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: table)
         #expect(fixture.sink.count == 1)
-        #expect(fixture.app.log.all == ["click", "delegate select 0:1", "delegate select 0:2"])
+        #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 1, section: 0)), .delegateSelect(IndexPath(row: 2, section: 0))])
         #expect(table.delegate === delegate, "the list holds the app's delegate again")
         #expect(delegate.realClass.name == "MyTableDelegate" || delegate.realClass === delegateClass)
         // Reinstall: a new delegate is tracked again.
@@ -204,7 +204,7 @@ struct DelegateSelectionHookTests {
         let table = makeTable(fixture, delegate: delegate)
         if order == .observedAfterHook { tokens.append(try fixture.runtime.addObservation(of: "title", on: delegate) { _, _ in }) }
         try fixture.host.driver.select(IndexPath(row: 4, section: 0), in: table)
-        #expect(fixture.app.log.all == ["click", "delegate select 0:4"])
+        #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 4, section: 0))])
         #expect(try fixture.runtime.reportedClass(of: delegate)?.name == "MyTableDelegate")
         if order == .twoObserversRemovedLastToFirst { tokens.reverse() }
         for token in tokens {
@@ -215,7 +215,7 @@ struct DelegateSelectionHookTests {
         #expect(!delegate.realClass.name.contains("NSKVONotifying"), "KVO's class is gone once its observers are")
         #expect(try fixture.runtime.reportedClass(of: delegate)?.name == "MyTableDelegate")
         #expect(fixture.sink.count == 1 + tokens.count, "a click per selection, before and after each removal")
-        #expect(fixture.app.log.count("delegate select 0:1") == tokens.count)
+        #expect(fixture.app.log.count(.delegateSelect(IndexPath(row: 1, section: 0))) == tokens.count)
     }
 
     @Test("rule 2: two delegate strategies stacked are one click", arguments: [
@@ -228,7 +228,7 @@ struct DelegateSelectionHookTests {
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MySubTableDelegate"))
         let table = makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: table)
-        #expect(fixture.app.log.all == ["click", "subclass select 0:1", "delegate select 0:1"])
+        #expect(fixture.app.log.all == [.click, .subclassSelect(IndexPath(row: 1, section: 0)), .delegateSelect(IndexPath(row: 1, section: 0))])
     }
 
     @Test("rule 6: another library's exchange hook on the delegate class, before or after ours: each fires once", arguments: strategies)
@@ -238,19 +238,19 @@ struct DelegateSelectionHookTests {
             let cls = try fixture.host.lookUpClass("MyTableDelegate")
             let delegate = try fixture.runtime.allocate(cls)
             if foreignFirst {
-                installForeignExchangeHook(on: cls, selector: ListSelectors.tableDidSelect, prefix: "rx", runtime: fixture.runtime, log: fixture.app.log, entry: "other")
+                installForeignExchangeHook(on: cls, selector: ListSelectors.tableDidSelect, prefix: "rx", runtime: fixture.runtime, log: fixture.app.log, entry: .other)
                 try fixture.install(hook)
             } else {
                 try fixture.install(hook)
             }
             let table = makeTable(fixture, delegate: delegate)
             if !foreignFirst {
-                installForeignExchangeHook(on: cls, selector: ListSelectors.tableDidSelect, prefix: "rx", runtime: fixture.runtime, log: fixture.app.log, entry: "other")
+                installForeignExchangeHook(on: cls, selector: ListSelectors.tableDidSelect, prefix: "rx", runtime: fixture.runtime, log: fixture.app.log, entry: .other)
             }
             try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: table)
-            #expect(fixture.app.log.count("other") == 1, "foreign first: \(foreignFirst)")
-            #expect(fixture.app.log.count("click") == 1, "foreign first: \(foreignFirst)")
-            #expect(fixture.app.log.count("delegate select 0:2") == 1, "foreign first: \(foreignFirst)")
+            #expect(fixture.app.log.count(.other) == 1, "foreign first: \(foreignFirst)")
+            #expect(fixture.app.log.count(.click) == 1, "foreign first: \(foreignFirst)")
+            #expect(fixture.app.log.count(.delegateSelect(IndexPath(row: 2, section: 0))) == 1, "foreign first: \(foreignFirst)")
         }
     }
 }

@@ -26,7 +26,7 @@ struct GestureAndAlertHookTests {
         try fixture.install(hook)
         let image = try tappableImage(fixture)
         try fixture.host.driver.tap(gesturesOn: image)
-        #expect(fixture.app.log.all == ["click", "banner tap"])
+        #expect(fixture.app.log.all == [.click, .bannerTap])
         let click = try #require(fixture.sink.all.first)
         #expect(click.point == .gesture)
         #expect(click.details.gestureKind == .tap)
@@ -44,7 +44,7 @@ struct GestureAndAlertHookTests {
         fixture.app.listScreen.view.addSubview(notes)
         notes.addGestureRecognizer(try fixture.host.makeGestureRecognizer("UITapGestureRecognizer", target: fixture.app.listScreen, action: "bannerTapped:"))
         try fixture.host.driver.tap(gesturesOn: notes)
-        #expect(fixture.app.log.all == ["banner tap"])
+        #expect(fixture.app.log.all == [.bannerTap])
         #expect(fixture.sink.count == 0)
         #expect(fixture.context.diagnostics.filtered == 1)
         #expect(ElementContentExtractor().content(of: fixture.app.listScreen.view)?.contains("private") == false)
@@ -57,7 +57,7 @@ struct GestureAndAlertHookTests {
         let image = try tappableImage(fixture, kind: "UILongPressGestureRecognizer", action: "bannerPressed:")
         try fixture.host.driver.longPress(image, changes: 3)
         #expect(fixture.sink.count == 1)
-        #expect(fixture.app.log.all == ["click", "banner press began", "banner press changed", "banner press changed", "banner press changed", "banner press ended"])
+        #expect(fixture.app.log.all == [.click, .bannerPress(.began), .bannerPress(.changed), .bannerPress(.changed), .bannerPress(.changed), .bannerPress(.ended)])
     }
 
     @Test("rule 2: N targets on one recognizer are one click per recognition", arguments: gestureStrategies)
@@ -69,7 +69,7 @@ struct GestureAndAlertHookTests {
         try fixture.host.driver.tap(gesturesOn: image)
         try fixture.host.driver.tap(gesturesOn: image)
         #expect(fixture.sink.count == 2)
-        #expect(fixture.app.log.all == ["click", "banner tap", "edit", "click", "banner tap", "edit"])
+        #expect(fixture.app.log.all == [.click, .bannerTap, .edit, .click, .bannerTap, .edit])
     }
 
     @Test("a recognizer created without initWithTarget: (storyboard) is tracked once targets are added", arguments: gestureStrategies)
@@ -82,7 +82,7 @@ struct GestureAndAlertHookTests {
         view.addGestureRecognizer(recognizer)
         recognizer.addTarget(fixture.app.listScreen, action: "bannerTapped:")
         try fixture.host.driver.tap(gesturesOn: view)
-        #expect(fixture.app.log.all == ["click", "banner tap"])
+        #expect(fixture.app.log.all == [.click, .bannerTap])
     }
 
     @Test("rule 2: both gesture strategies stacked are one click; pan recognizers are left alone")
@@ -105,7 +105,7 @@ struct GestureAndAlertHookTests {
         let after = try tappableImage(fixture)
         try fixture.host.driver.tap(gesturesOn: before)
         try fixture.host.driver.tap(gesturesOn: after)
-        #expect(fixture.app.log.all == ["banner tap", "banner tap"])
+        #expect(fixture.app.log.all == [.bannerTap, .bannerTap])
         #expect(fixture.sink.count == 0)
     }
 
@@ -135,7 +135,7 @@ struct GestureAndAlertHookTests {
         let alert = try fixture.app.makeAlert()
         try fixture.host.driver.present(alert, from: fixture.app.listScreen)
         try fixture.host.driver.tapAlertAction(titled: "OK")
-        #expect(fixture.app.log.all == ["click", "alert ok"])
+        #expect(fixture.app.log.all == [.click, .alertOK])
         let click = try #require(fixture.sink.all.first)
         #expect(click.point == .alertAction)
         #expect(click.details.alert == AlertContext(
@@ -183,7 +183,7 @@ struct GestureAndAlertHookTests {
         let alert = try fixture.app.makeAlert()
         try fixture.host.driver.present(alert, from: fixture.app.listScreen)
         try fixture.host.driver.tapAlertAction(titled: "Cancel")
-        #expect(fixture.app.log.all == ["alert cancel"])
+        #expect(fixture.app.log.all == [.alertCancel])
         #expect(fixture.sink.count == 0)
     }
 }

@@ -17,7 +17,7 @@ struct ScreenViewHookTests {
         try fixture.install(ScreenViewAppearHook())
         try fixture.app.launch()
         #expect(screens(fixture) == ["ViewController"])
-        #expect(fixture.app.log.all == ["ViewController viewWillAppear", "click", "ViewController viewDidAppear"])
+        #expect(fixture.app.log.all == [.viewWillAppear("ViewController"), .click, .viewDidAppear("ViewController")])
         let view = try #require(fixture.sink.all.first)
         #expect(view.point == .screenView)
         #expect(view.screen?.properties["$title"] == "Products")
@@ -59,7 +59,7 @@ struct ScreenViewHookTests {
         let before = fixture.sink.count
         try fixture.host.driver.cancelledSwipeBack(fixture.app.navigation)
         #expect(fixture.sink.count == before)
-        #expect(fixture.app.log.count("SettingsViewController viewDidAppear") == 2, "the original still ran")
+        #expect(fixture.app.log.count(.viewDidAppear("SettingsViewController")) == 2, "the original still ran")
     }
 
     @Test("returning from the background records the visible screen again")
@@ -83,7 +83,7 @@ struct ScreenViewHookTests {
         parent.view.addSubview(child.view)
         try fixture.host.transitions.setRoot(parent)
         #expect(screens(fixture) == ["SettingsViewController"])
-        #expect(fixture.app.log.count("CollectionViewController viewDidAppear") == 1)
+        #expect(fixture.app.log.count(.viewDidAppear("CollectionViewController")) == 1)
     }
 
     @Test("ignored screens and their subclasses record nothing")
@@ -106,6 +106,6 @@ struct ScreenViewHookTests {
         fixture.host.driver.background()
         fixture.host.driver.foreground()
         #expect(fixture.sink.count == 0)
-        #expect(fixture.app.log.count("ViewController viewDidAppear") == 1)
+        #expect(fixture.app.log.count(.viewDidAppear("ViewController")) == 1)
     }
 }

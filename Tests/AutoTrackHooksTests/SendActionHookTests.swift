@@ -17,7 +17,7 @@ struct SendActionHookTests {
         try fixture.install(hook)
         let button = try fixture.makeBuyButton()
         try fixture.host.driver.tap(button)
-        #expect(fixture.app.log.all == ["click", "buy"])
+        #expect(fixture.app.log.all == [.click, .buy])
         let click = try #require(fixture.sink.all.first)
         #expect(click.point == .sendAction)
         #expect(click.details.actionName == "buyTapped:")
@@ -47,7 +47,7 @@ struct SendActionHookTests {
         let button = try fixture.makeBuyButton()
         button.isIgnoredByAutoTrack = true
         try fixture.host.driver.tap(button)
-        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.app.log.all == [.buy])
         #expect(fixture.sink.count == 0)
         #expect(fixture.context.diagnostics.filtered == 1)
         button.isIgnoredByAutoTrack = false
@@ -62,12 +62,12 @@ struct SendActionHookTests {
         let slider = fixture.app.volumeSlider!
         try slider.addTarget(fixture.app.settingsScreen, action: "volumeChanged:", for: .touchUpInside)
         try fixture.host.driver.slide(slider, to: 0.8, steps: 4)
-        #expect(fixture.app.log.count("volume") == 5, "four value changes and the touch-up, every one delivered")
+        #expect(fixture.app.log.count(.volumeChanged) == 5, "four value changes and the touch-up, every one delivered")
         #expect(fixture.sink.count == 1)
         let click = try #require(fixture.sink.all.first)
         #expect(click.element?.properties["$element_content"] == "0.8")
         #expect(click.element?.properties["$element_type"] == "UISlider")
-        #expect(fixture.app.log.all.firstIndex(of: "click") == 3, "recorded at the last value change, before its original")
+        #expect(fixture.app.log.all.firstIndex(of: .click) == 3, "recorded at the last value change, before its original")
         #expect(fixture.context.diagnostics.filtered == 0, "the drag's middle is neither filtered nor a duplicate")
     }
 
@@ -78,7 +78,7 @@ struct SendActionHookTests {
         let stepper = fixture.app.quantityStepper!
         try fixture.host.driver.tap(stepper)
         try fixture.host.driver.tap(stepper)
-        #expect(fixture.app.log.count("quantity") == 2)
+        #expect(fixture.app.log.count(.quantityChanged) == 2)
         #expect(fixture.sink.all.map { $0.element?.properties["$element_content"] } == ["2", "3"])
     }
 
@@ -109,7 +109,7 @@ struct SendActionHookTests {
         let targets = try (0..<3).map { _ in try fixture.runtime.allocate(fixture.app.listScreen.realClass) }
         for target in targets { try button.addTarget(target, action: "buyTapped:", for: .touchUpInside) }
         try fixture.host.driver.tap(button)
-        #expect(fixture.app.log.count("buy") == 3)
+        #expect(fixture.app.log.count(.buy) == 3)
         #expect(fixture.sink.count == 1)
         withExtendedLifetime(targets) {}
     }
@@ -120,7 +120,7 @@ struct SendActionHookTests {
         try fixture.install(ControlSendActionHook())
         try fixture.app.notificationsSwitch.addTarget(fixture.app.settingsScreen, action: "switchChanged:", for: [.touchDown, .touchUpInside])
         try fixture.host.driver.tap(fixture.app.notificationsSwitch)
-        #expect(fixture.app.log.count("switch") == 3, "the merged pair is sent once per event, as UIKit does")
+        #expect(fixture.app.log.count(.switchChanged) == 3, "the merged pair is sent once per event, as UIKit does")
         #expect(fixture.sink.count == 1)
         // Recorded at touch-down, before any original ran and before the switch flipped.
         #expect(fixture.sink.all[0].element?.properties["$element_content"] == "unchecked")
@@ -132,7 +132,7 @@ struct SendActionHookTests {
         let fixture = try Fixture()
         try fixture.install(ControlSendActionHook())
         try fixture.host.driver.tap(fixture.app.notificationsSwitch)
-        #expect(fixture.app.log.all == ["click", "switch"])
+        #expect(fixture.app.log.all == [.click, .switchChanged])
         #expect(fixture.sink.all[0].element?.properties["$element_content"] == "checked")
     }
 
@@ -145,7 +145,7 @@ struct SendActionHookTests {
         let second = try fixture.runtime.allocate(fixture.app.listScreen.realClass)
         try button.addTarget(second, action: "buyTapped:", for: .touchUpInside)
         try fixture.host.driver.tap(button)
-        #expect(fixture.app.log.all == ["click", "buy", "buy"])
+        #expect(fixture.app.log.all == [.click, .buy, .buy])
         #expect(fixture.sink.count == 1)
         #expect(fixture.context.diagnostics.deduplicated == 3, "2 pairs × 2 hooks: 1 records, 3 are duplicates")
         withExtendedLifetime(second) {}
@@ -159,7 +159,7 @@ struct SendActionHookTests {
         #expect(first === second)
         try fixture.host.driver.tap(try fixture.makeBuyButton())
         #expect(fixture.sink.count == 1)
-        #expect(fixture.app.log.count("buy") == 1)
+        #expect(fixture.app.log.count(.buy) == 1)
     }
 
     @Test("rule 6: uninstalling in either order restores the original implementations", arguments: [false, true])
@@ -173,7 +173,7 @@ struct SendActionHookTests {
         #expect(control.state == .uninstalled && application.state == .uninstalled)
         #expect(controlMethod.implementation.name == originalName)
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.app.log.all == [.buy])
         // Reinstall works again.
         try fixture.install(ControlSendActionHook())
         try fixture.host.driver.tap(try fixture.makeBuyButton())
@@ -184,14 +184,14 @@ struct SendActionHookTests {
     func foreignBefore() throws {
         let fixture = try Fixture()
         let cls = try fixture.host.lookUpClass("UIControl")
-        installForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime, log: fixture.app.log, entry: "other")
+        installForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime, log: fixture.app.log, entry: .other)
         let handle = try fixture.install(ControlSendActionHook())
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(fixture.app.log.all == ["click", "other", "buy"])
+        #expect(fixture.app.log.all == [.click, .other, .buy])
         try handle.uninstall()
         #expect(handle.state == .uninstalled)
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(Array(fixture.app.log.all.dropFirst(3)) == ["other", "buy"])
+        #expect(Array(fixture.app.log.all.dropFirst(3)) == [.other, .buy])
     }
 
     @Test("rule 6: another library's exchange hook installed after ours: both fire once; uninstalling ours leaves a pass-through")
@@ -199,14 +199,14 @@ struct SendActionHookTests {
         let fixture = try Fixture()
         let cls = try fixture.host.lookUpClass("UIControl")
         let handle = try fixture.install(ControlSendActionHook())
-        installForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime, log: fixture.app.log, entry: "other")
+        installForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime, log: fixture.app.log, entry: .other)
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(fixture.app.log.all == ["other", "click", "buy"])
+        #expect(fixture.app.log.all == [.other, .click, .buy])
         try handle.uninstall()
         #expect(handle.state == .passThrough)
         fixture.app.log.clear()
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(fixture.app.log.all == ["other", "buy"], "theirs still works, ours records nothing")
+        #expect(fixture.app.log.all == [.other, .buy], "theirs still works, ours records nothing")
         removeForeignExchangeHook(on: cls, selector: "sendAction:to:forEvent:", prefix: "other", runtime: fixture.runtime)
         try fixture.install(ControlSendActionHook()) // re-enables the pass-through
         try fixture.host.driver.tap(try fixture.makeBuyButton())
@@ -220,7 +220,7 @@ struct SendActionHookTests {
         let log = fixture.app.log
         let cls = try fixture.runtime.defineClass("OtherTracker", methods: [
             ("growingHookTouch_buy:", "v@:@", Implementation("other tracker") { _ in
-                log.record("growing")
+                log.record(.growing)
                 return .void
             }),
         ])
@@ -230,7 +230,7 @@ struct SendActionHookTests {
         try fixture.host.driver.tap(button)
         try fixture.host.driver.type("ab", into: fixture.app.nameField)
         try fixture.host.driver.type("pw", into: fixture.app.passwordField)
-        #expect(log.all == ["growing", "name", "name", "password", "password"])
+        #expect(log.all == [.growing, .nameChanged, .nameChanged, .passwordChanged, .passwordChanged])
         #expect(fixture.sink.count == 0)
         #expect(fixture.context.diagnostics.filtered >= 3)
         withExtendedLifetime(otherTracker) {}
@@ -252,7 +252,7 @@ struct SendActionHookTests {
         let fixture = try Fixture(sink: failing)
         try fixture.install(ControlSendActionHook())
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.app.log.all == [.buy])
         #expect(fixture.context.diagnostics.sinkFailures == 1)
     }
 
@@ -274,7 +274,7 @@ struct SendActionHookTests {
         try fixture.install(ControlSendActionHook())
         fixture.context.isEnabled = false
         try fixture.host.driver.tap(try fixture.makeBuyButton())
-        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.app.log.all == [.buy])
         #expect(fixture.context.diagnostics.disabledSkips == 1)
         fixture.context.isEnabled = true
         try fixture.host.driver.tap(try fixture.makeBuyButton())
@@ -286,7 +286,7 @@ struct SendActionHookTests {
         let fixture = try Fixture()
         try fixture.install(ControlSendActionHook())
         try fixture.runtime.call(try fixture.makeBuyButton(), "sendActionsForControlEvents:", ControlEvents.touchUpInside.rawValue)
-        #expect(fixture.app.log.all == ["buy"])
+        #expect(fixture.app.log.all == [.buy])
         #expect(fixture.sink.count == 0)
     }
 }

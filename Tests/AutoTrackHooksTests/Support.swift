@@ -17,7 +17,7 @@ final class RecordingSink: InteractionSink {
 
     func receive(_ interaction: Interaction) throws {
         interactions.withLock { $0.append(interaction) }
-        appLog?.record("click")
+        appLog?.record(.click)
     }
 
     var all: [Interaction] { interactions.withLock { $0 } }
@@ -66,7 +66,7 @@ struct Fixture {
 
 /// Another library's classic exchange-style hook (add a prefixed method, exchange):
 /// logs `entry`, then calls "the original" through its own prefixed selector.
-func installForeignExchangeHook(on cls: RuntimeClass, selector: Selector, prefix: String, runtime: Runtime, log: AppLog, entry: String) {
+func installForeignExchangeHook(on cls: RuntimeClass, selector: Selector, prefix: String, runtime: Runtime, log: AppLog, entry: AppLogEntry) {
     let swizzled = Selector("\(prefix)_\(selector)")
     runtime.addMethod(to: cls, swizzled, Implementation("\(prefix) \(selector)") { message throws(RuntimeError) in
         log.record(entry)
@@ -82,4 +82,15 @@ func installForeignExchangeHook(on cls: RuntimeClass, selector: Selector, prefix
 func removeForeignExchangeHook(on cls: RuntimeClass, selector: Selector, prefix: String, runtime: Runtime) {
     let swizzled = Selector("\(prefix)_\(selector)")
     runtime.exchangeImplementations(runtime.method(selector, in: cls)!, runtime.method(swizzled, in: cls)!)
+}
+
+extension AppLogEntry {
+    /// Another library's hook ran.
+    static let other = AppLogEntry("other")
+    /// Another tracker's `growingHookTouch_` action ran.
+    static let growing = AppLogEntry("growing")
+    /// A test delegate answered `tableView:heightForRowAtIndexPath:`.
+    static let height = AppLogEntry("height")
+    /// A reloading test delegate ran its selection for `row`.
+    static func reloadingSelect(row: Int) -> AppLogEntry { AppLogEntry(Kind("select"), detail: "\(row)") }
 }

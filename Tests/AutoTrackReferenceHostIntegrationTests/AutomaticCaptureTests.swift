@@ -52,7 +52,7 @@ struct AutomaticCaptureTests {
         host.driver.foreground()
         tracker.waitUntilQueued()
         #expect(collected.names == ["$AppStart", "$AppViewScreen", "$AppClick", "$AppEnd", "$AppStart", "$AppViewScreen"])
-        #expect(app.log.count("buy") == 1)
+        #expect(app.log.count(.buy) == 1)
         tracker.shutdown()
     }
 
@@ -99,8 +99,8 @@ struct AutomaticCaptureTests {
         host.driver.foreground()
         tracker.waitUntilQueued()
         #expect(collected.names == before, "nothing after disabling")
-        #expect(app.log.count("buy") == 1)
-        #expect(app.log.count("SettingsViewController viewDidAppear") == 1)
+        #expect(app.log.count(.buy) == 1)
+        #expect(app.log.count(.viewDidAppear("SettingsViewController")) == 1)
         // The framework's methods are the originals again.
         let sendAction = try #require(host.runtime.method("sendAction:to:forEvent:", in: try host.lookUpClass("UIControl")))
         #expect(sendAction.implementation.name == "-[UIControl sendAction:to:forEvent:]")
@@ -121,7 +121,7 @@ struct AutomaticCaptureTests {
         try host.driver.tap(button)
         tracker.waitUntilQueued()
         #expect(collected.names == ["$AppStart", "$AppStart", "$AppViewScreen", "$AppClick"])
-        #expect(app.log.count("buy") == 1)
+        #expect(app.log.count(.buy) == 1)
         tracker.shutdown()
     }
 }

@@ -26,7 +26,7 @@ struct ControlTests {
         try host.driver.tap(button)
         #expect(controlSends.count == 3)
         #expect(applicationSends.count == 3)
-        #expect(app.log.count("buy") == 3)
+        #expect(app.log.count(.buy) == 3)
         let events = controlSends.arguments.map { $0[2].object.map(ObjectIdentifier.init) }
         #expect(Set(events).count == 1 && events[0] != nil, "the same UIEvent for every pair")
     }
@@ -38,7 +38,7 @@ struct ControlTests {
         cell.contentView.addSubview(button)
         try button.addTarget(nil, action: "editTapped:", for: .touchUpInside)
         try app.host.driver.tap(button)
-        #expect(app.log.count("edit") == 1)
+        #expect(app.log.count(.edit) == 1)
     }
 
     @Test("a switch flips before value-changed is sent; touch-down and touch-up-inside are sent too")
@@ -46,24 +46,24 @@ struct ControlTests {
         let host = app.host
         try host.driver.tap(app.notificationsSwitch)
         #expect(app.notificationsSwitch.switchIsOn)
-        let seen = AppLog()
+        let seen = Transcript()
         let sw = app.notificationsSwitch!
         try sw.addAction(for: .valueChanged) { _ in seen.record("value \(sw.switchIsOn)") }
         try sw.addAction(for: .touchDown) { _ in seen.record("down \(sw.switchIsOn)") }
         try sw.addAction(for: .touchUpInside) { _ in seen.record("up") }
         try host.driver.tap(sw)
         #expect(seen.all == ["down true", "value false", "up"])
-        #expect(app.log.count("switch") == 2)
+        #expect(app.log.count(.switchChanged) == 2)
     }
 
     @Test("text fields send editing-began, one editing-changed per character, editing-ended")
     func textFieldEditing() throws {
-        let seen = AppLog()
+        let seen = Transcript()
         let field = app.nameField!
         try field.addAction(for: .editingDidBegin) { _ in seen.record("begin") }
         try field.addAction(for: .editingDidEnd) { _ in seen.record("end") }
         try app.host.driver.type("abc", into: field)
-        #expect(app.log.count("name") == 3)
+        #expect(app.log.count(.nameChanged) == 3)
         #expect(seen.all == ["begin", "end"])
         #expect(field.text == "abc")
     }
@@ -72,7 +72,7 @@ struct ControlTests {
     func closureActions() throws {
         let host = app.host
         let button = host.makeControl("UIButton", title: "Closure")
-        let ran = AppLog()
+        let ran = Transcript()
         try button.addAction(for: .touchUpInside) { sender in ran.record(sender === button ? "ran" : "wrong sender") }
         let targetActionSends = CallCounter("sendAction:to:forEvent:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
         let closureSends = CallCounter("sendAction:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
@@ -89,7 +89,7 @@ struct ControlTests {
         try host.runtime.call(app.themeSegments, "sendActionsForControlEvents:", ControlEvents.valueChanged.rawValue)
         #expect(sends.count == 1)
         if case .object(nil) = sends.arguments[0][2] {} else { Issue.record("expected a nil event") }
-        #expect(app.log.count("theme") == 1)
+        #expect(app.log.count(.themeChanged) == 1)
     }
 
     @Test("a released target is skipped, as UIKit's weak target")
@@ -101,6 +101,6 @@ struct ControlTests {
             try button.addTarget(target, action: "buyTapped:", for: .touchUpInside)
         }
         try host.driver.tap(button)
-        #expect(app.log.count("buy") == 0)
+        #expect(app.log.count(.buy) == 0)
     }
 }

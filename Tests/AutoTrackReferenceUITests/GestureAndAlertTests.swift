@@ -23,14 +23,14 @@ struct GestureAndAlertTests {
         let view = host.makeView("UIView")
         view.addGestureRecognizer(recognizer)
         try host.driver.tap(gesturesOn: view)
-        #expect(app.log.all == ["banner tap", "edit"])
+        #expect(app.log.all == [.bannerTap, .edit])
         #expect(recognizer.view === view)
     }
 
     @Test("a long press calls its targets at began, each changed, and ended")
     func longPressStates() throws {
         try app.host.driver.longPress(app.bannerImage, changes: 3)
-        #expect(app.log.all == ["banner press began", "banner press changed", "banner press changed", "banner press changed", "banner press ended"])
+        #expect(app.log.all == [.bannerPress(.began), .bannerPress(.changed), .bannerPress(.changed), .bannerPress(.changed), .bannerPress(.ended)])
     }
 
     @Test("a recognizer made with init (as from a storyboard) has no targets until addTarget:action:")
@@ -44,7 +44,7 @@ struct GestureAndAlertTests {
         #expect(app.log.all.isEmpty)
         recognizer.addTarget(app.listScreen, action: "bannerTapped:")
         try host.driver.tap(gesturesOn: view)
-        #expect(app.log.all == ["banner tap"])
+        #expect(app.log.all == [.bannerTap])
     }
 
     @Test("removeTarget:action: stops a pair")
@@ -67,8 +67,8 @@ struct GestureAndAlertTests {
         #expect(host.visibleController === alert)
         #expect(app.listScreen.isVisible, "an alert does not cover its presenter")
         try host.driver.tapAlertAction(titled: "OK")
-        #expect(app.log.count("alert ok") == 1)
-        #expect(app.log.count("alert cancel") == 0)
+        #expect(app.log.count(.alertOK) == 1)
+        #expect(app.log.count(.alertCancel) == 0)
         #expect(host.visibleController === app.listScreen, "dismissed")
         #expect(throws: RuntimeError.self) { try host.driver.tapAlertAction(titled: "OK") }
     }

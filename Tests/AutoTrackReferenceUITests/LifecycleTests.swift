@@ -9,7 +9,7 @@ import Testing
 @Suite("View controller lifecycle in UIKit order")
 struct LifecycleTests {
     let host: ReferenceHost
-    let log = AppLog()
+    let log = Transcript()
 
     init() throws {
         host = try ReferenceHost()
@@ -87,7 +87,7 @@ struct LifecycleTests {
 
     @Test("observers may be added from many threads at once (hooks install from any thread)")
     func concurrentObservers() throws {
-        let notifications = AppLog()
+        let notifications = Transcript()
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<50 {
                 host.addObserver(for: .didEnterBackground) { _ in notifications.record("\(thread).\(index)") }
@@ -100,7 +100,7 @@ struct LifecycleTests {
     @Test("background and foreground send notifications, never appearance callbacks")
     func backgroundForeground() throws {
         _ = try navigation(root: "A")
-        let notifications = AppLog()
+        let notifications = Transcript()
         for name in ApplicationNotification.allCases { host.addObserver(for: name) { notifications.record($0.rawValue) } }
         log.clear()
         host.driver.background()
@@ -120,7 +120,7 @@ struct LifecycleTests {
         for page in [2, 3, 1] { try app.host.driver.swipe(toPage: page, in: app.pagesScreen) }
         let scroll = try #require(app.pagesScreen.pageScrollView)
         #expect(scroll.subviews.map(\.frame.origin.x) == [0, 780, 1170, 390])
-        #expect(app.log.count("PageChildViewController viewDidAppear") == 4)
+        #expect(app.log.count(.viewDidAppear("PageChildViewController")) == 4)
         #expect(app.host.visibleController?.title == "Page 1")
     }
 }

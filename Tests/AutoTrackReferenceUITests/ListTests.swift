@@ -18,7 +18,7 @@ struct ListTests {
     func selection() throws {
         try app.host.driver.select(IndexPath(row: 5, section: 0), in: app.table)
         try app.host.driver.select(IndexPath(item: 2, section: 0), in: app.collection)
-        #expect(app.log.all == ["select 0:5", "select item 0:2"])
+        #expect(app.log.all == [.listSelect(IndexPath(row: 5, section: 0)), .collectionSelect(IndexPath(item: 2, section: 0))])
     }
 
     @Test("respondsToSelector: answers are taken when the delegate is set; setting it again refreshes them")
@@ -33,7 +33,7 @@ struct ListTests {
         try host.driver.select(IndexPath(row: 1, section: 0), in: table)
         try host.driver.select(IndexPath(row: 2, section: 0), in: table)
         #expect(asks.count == asked, "selection uses the cached answer")
-        #expect(app.log.all == ["delegate select 0:1", "delegate select 0:2"])
+        #expect(app.log.all == [.delegateSelect(IndexPath(row: 1, section: 0)), .delegateSelect(IndexPath(row: 2, section: 0))])
         // Remove the method: the cached answer still says yes until the delegate is set again.
         let plain = try host.runtime.allocate(try host.runtime.defineClass("PlainDelegate"))
         table.setDelegate(plain)
@@ -48,15 +48,15 @@ struct ListTests {
         let log = app.log
         let cls = try host.runtime.defineClass("RichDelegate", methods: [
             (ListSelectors.tableHeight, "d@:@@", .returning("height") { (_: Message, _: RuntimeObject?, _: IndexPath) in
-                log.record("height")
+                log.record(.height)
                 return 44.0
             }),
             (ListSelectors.tableWillDisplay, "v@:@@@", Implementation("willDisplay") { _ in
-                log.record("willDisplay")
+                log.record(.willDisplay)
                 return .void
             }),
             (ListSelectors.scrollViewDidScroll, "v@:@", Implementation("scroll") { _ in
-                log.record("scroll")
+                log.record(.scroll)
                 return .void
             }),
         ])
@@ -66,7 +66,7 @@ struct ListTests {
         table.reloadData()
         try host.driver.scroll(table, by: 100)
         try host.driver.select(IndexPath(row: 0, section: 0), in: table)
-        #expect(log.all == ["height", "willDisplay", "height", "willDisplay", "scroll"])
+        #expect(log.all == [.height, .willDisplay, .height, .willDisplay, .scroll])
     }
 
     @Test("the delegate is held weakly: a released delegate gets nothing")

@@ -29,7 +29,7 @@ final class CallCounter: Sendable {
 
 
 /// View controller classes that log all four appearance callbacks.
-func defineLifecycleLoggingClass(_ name: String, superclass: String = "UIViewController", in host: ReferenceHost, log: AppLog) throws {
+func defineLifecycleLoggingClass(_ name: String, superclass: String = "UIViewController", in host: ReferenceHost, log: Transcript) throws {
     let cls = try host.runtime.allocateClassPair(superclass: try host.lookUpClass(superclass), name: name)
     for callback in ["viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"] {
         let selector = Selector(callback)
@@ -43,4 +43,23 @@ func defineLifecycleLoggingClass(_ name: String, superclass: String = "UIViewCon
         try message.runtime.sendSuper(message.receiver, from: cls, "viewDidLoad")
     }, types: "v@:")
     try host.runtime.registerClassPair(cls)
+}
+
+/// What a test's own closures saw, in order: a transcript a test compares whole (the
+/// sample app's originals are counted through its typed ``AppLog`` instead).
+final class Transcript: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func record(_ line: String) { lines.withLock { $0.append(line) } }
+    func clear() { lines.withLock { $0.removeAll() } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+extension AppLogEntry {
+    /// A test delegate answered `tableView:heightForRowAtIndexPath:`.
+    static let height = AppLogEntry("height")
+    /// A test delegate got `tableView:willDisplayCell:forRowAtIndexPath:`.
+    static let willDisplay = AppLogEntry("willDisplay")
+    /// A test delegate got `scrollViewDidScroll:`.
+    static let scroll = AppLogEntry("scroll")
 }

@@ -39,7 +39,7 @@ enum DelegateScenarios {
         let log = run.log
         return try run.runtime.defineClass("RxTableViewDelegateProxy", methods: [
             (Selectors.forwardingTarget, "@@::", Implementation("rx forwardingTarget") { message in
-                log.record("rx")
+                log.record(.rx)
                 return .object(message.runtime.associatedObject(for: AssociationKey("rx.forward"), on: message.receiver) as? RuntimeObject)
             }),
             (Selectors.respondsToSelector, "c@::", Implementation("rx responds") { message throws(RuntimeError) in
@@ -62,8 +62,8 @@ enum DelegateScenarios {
             _ = PointFixture.makeTable(run, delegate: superDelegate) // hooks the superclass too
             let table = PointFixture.makeTable(run, delegate: try delegate(run, "MySubTableDelegate"))
             try select(run, 3, in: table)
-            run.expectCounts(original: "delegate select 0:3", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of the override", expected: 1, observed: run.log.count("subclass select 0:3"))
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 3, section: 0)), originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of the override", expected: 1, observed: run.log.count(.subclassSelect(IndexPath(row: 3, section: 0))))
         },
         scenario("DS-02", "a selection method only inherited: sibling classes unaffected", "Exchanging the Method found by an inherited lookup hooked every sibling class of the delegate.", [.filters, .transparency]) { run in
             let inheriting = try run.runtime.lookUpClass("InheritingDelegate")
@@ -72,11 +72,11 @@ enum DelegateScenarios {
             run.keepAlive(object)
             let table = PointFixture.makeTable(run, delegate: object)
             try select(run, 1, in: table)
-            run.expectCounts(original: "delegate select 0:1", originals: 1, interactions: 1)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 1, section: 0)), originals: 1, interactions: 1)
             let sibling = try run.runtime.allocate(try siblingClass(run))
             run.resetCounts()
             try run.runtime.call(sibling, ListSelectors.tableDidSelect, table, IndexPath(row: 4, section: 0))
-            run.expectCounts(original: "delegate select 0:4", originals: 1, interactions: 0)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 4, section: 0)), originals: 1, interactions: 0)
         },
         scenario("DS-03", "the delegate getter returns the app's delegate", "A forwarding proxy leaking out of `tableView.delegate` breaks `delegate === self` checks.", [.transparency]) { run in
             let app = try delegate(run)
@@ -94,24 +94,24 @@ enum DelegateScenarios {
             let log = run.log
             let cls = try run.runtime.lookUpClass("HeightDelegate") ?? run.runtime.defineClass("HeightDelegate", superclass: try run.host.lookUpClass("MyTableDelegate"), methods: [
                 (ListSelectors.tableHeight, "d@:@@", .returning("height") { (_: Message, _: RuntimeObject?, _: IndexPath) in
-                    log.record("height")
+                    log.record(.height)
                     return 61.5
                 }),
-                (ListSelectors.scrollViewDidScroll, "v@:@", Implementation("scroll") { _ in log.record("scroll"); return .void }),
+                (ListSelectors.scrollViewDidScroll, "v@:@", Implementation("scroll") { _ in log.record(.scroll); return .void }),
             ])
             let app = try run.runtime.allocate(cls)
             run.keepAlive(app)
             let table = PointFixture.makeTable(run, delegate: app, rows: 4)
             try run.host.driver.scroll(table, by: 40)
-            run.expect(.transparency, "heightForRow calls", expected: 4, observed: log.count("height"))
-            run.expect(.transparency, "scroll callbacks", expected: 1, observed: log.count("scroll"))
+            run.expect(.transparency, "heightForRow calls", expected: 4, observed: log.count(.height))
+            run.expect(.transparency, "scroll callbacks", expected: 1, observed: log.count(.scroll))
             let result = try run.runtime.call(table.delegate, ListSelectors.tableHeight, table, IndexPath(row: 0, section: 0), returning: Double.self)
             run.expect(.transparency, "heightForRow result through the list's delegate", expected: 61.5, observed: result)
         },
         scenario("DS-06", "the delegate set to nil", "Hooks dereferencing a nil delegate crash at `setDelegate:nil`.", [.failOpen]) { run in
             let table = PointFixture.makeTable(run, delegate: nil)
             try select(run, 1, in: table)
-            run.expectCounts(original: "delegate select 0:1", originals: 0, interactions: 0)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 1, section: 0)), originals: 0, interactions: 0)
         },
         scenario("DS-07", "the delegate changed, then reset", "Clicks still attributed to (or only to) the first delegate after a change.", [.oneInteraction, .originalOnce]) { run in
             let first = try delegate(run)
@@ -120,8 +120,8 @@ enum DelegateScenarios {
             try select(run, 2, in: table)
             table.setDelegate(first)
             try select(run, 3, in: table)
-            run.expect(.originalOnce, "calls of the second delegate", expected: 1, observed: run.log.count("subclass select 0:2"))
-            run.expect(.originalOnce, "calls of the first delegate", expected: 1, observed: run.log.count("delegate select 0:3"))
+            run.expect(.originalOnce, "calls of the second delegate", expected: 1, observed: run.log.count(.subclassSelect(IndexPath(row: 2, section: 0))))
+            run.expect(.originalOnce, "calls of the first delegate", expected: 1, observed: run.log.count(.delegateSelect(IndexPath(row: 3, section: 0))))
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
         },
         scenario("DS-08", "one delegate shared by two lists", "Per-delegate state assuming one list: the second list's taps vanish or double.", [.oneInteraction]) { run in
@@ -131,20 +131,20 @@ enum DelegateScenarios {
             try select(run, 1, in: first)
             try select(run, 2, in: second)
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
-            run.expect(.originalOnce, "originals", expected: 2, observed: run.log.all.filter { $0.hasPrefix("delegate select") }.count)
+            run.expect(.originalOnce, "originals", expected: 2, observed: run.log.count(of: .delegateSelect))
         },
         scenario("DS-09", "the delegate deallocated while set", "A proxy or subclass keeping a dead delegate's selection alive: clicks for code that never ran.", [.failOpen, .oneInteraction]) { run in
             var object: RuntimeObject? = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
             let table = PointFixture.makeTable(run, delegate: object)
             object = nil
             try select(run, 1, in: table)
-            run.expectCounts(original: "delegate select 0:1", originals: 0, interactions: 0)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 1, section: 0)), originals: 0, interactions: 0)
         },
         scenario("DS-10", "an RxCocoa-style proxy set over the delegate after our hook", "RxCocoa's delegate proxy and an autotrack proxy fighting over `delegate`: lost or doubled selections.", [.oneInteraction, .originalOnce]) { run in
             let app = try delegate(run)
             let table = PointFixture.makeTable(run, delegate: try rxProxy(run, forwardingTo: app))
             try select(run, 2, in: table)
-            run.expectCounts(original: "delegate select 0:2", originals: 1, interactions: 1)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 2, section: 0)), originals: 1, interactions: 1)
         },
         scenario("DS-11", "an RxCocoa-style proxy installing itself under our hook", "A library that swizzles setDelegate: first to insert its proxy, with our hook installed after.", [.oneInteraction, .originalOnce]) { run in
             // The other library, installed after ours: its setDelegate: wraps the app's delegate in its proxy.
@@ -162,13 +162,13 @@ enum DelegateScenarios {
             })
             let table = PointFixture.makeTable(run, delegate: try delegate(run))
             try select(run, 4, in: table)
-            run.expectCounts(original: "delegate select 0:4", originals: 1, interactions: 1)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 4, section: 0)), originals: 1, interactions: 1)
         },
         scenario("DS-12", "the list reloaded inside didSelect", "Snapshotting after the original: the reloaded list gives another row's content.", [.recordThenForward]) { run in
             let log = run.log
             let cls = try run.runtime.lookUpClass("ReloadingDelegate") ?? run.runtime.defineClass("ReloadingDelegate", methods: [
                 (ListSelectors.tableDidSelect, "v@:@@", .procedure("reload") { (_: Message, table: ListViewObject, indexPath: IndexPath) in
-                    log.record("reload select \(indexPath.row)")
+                    log.record(.reloadSelect(row: indexPath.row))
                     table.content?.configure = { cell, _ in cell.contentView.subviews.first?.text = "replaced" }
                     table.reloadData()
                 }),
@@ -178,14 +178,14 @@ enum DelegateScenarios {
             let table = PointFixture.makeTable(run, delegate: object)
             try select(run, 3, in: table)
             run.expect(.recordThenForward, "snapshot content", expected: "Row 3", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
-            run.expectCounts(original: "reload select 3", originals: 1, interactions: 1)
+            run.expectCounts(original: .reloadSelect(row: 3), originals: 1, interactions: 1)
         },
         scenario("DS-13", "a delegate observed with KVO before it is set, observation removed, selected again", "Dynamic subclasses built on the observed class report NSKVONotifying_ names, make the app's removeObserver throw, or stop recording once KVO leaves.", [.transparency, .oneInteraction]) { run in
             let app = try delegate(run)
             let token = try run.runtime.addObservation(of: "title", on: app) { _, _ in }
             let table = PointFixture.makeTable(run, delegate: app)
             try select(run, 2, in: table)
-            run.expectCounts(original: "delegate select 0:2", originals: 1, interactions: 1)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 2, section: 0)), originals: 1, interactions: 1)
             run.expect(.transparency, "reported class", expected: "MyTableDelegate", observed: (try run.runtime.reportedClass(of: app))?.name ?? "none")
             do {
                 try run.runtime.removeObservation(token)
@@ -196,7 +196,7 @@ enum DelegateScenarios {
             run.expectTrue(.transparency, "KVO's class gone with its last observer", !app.realClass.name.contains("NSKVONotifying"))
             try select(run, 3, in: table)
             run.expect(.oneInteraction, "interactions after KVO left", expected: 2, observed: run.clicks)
-            run.expect(.originalOnce, "calls of the original after KVO left", expected: 1, observed: run.log.count("delegate select 0:3"))
+            run.expect(.originalOnce, "calls of the original after KVO left", expected: 1, observed: run.log.count(.delegateSelect(IndexPath(row: 3, section: 0))))
         },
         scenario("DS-14", "a delegate observed with KVO after it is set, twice, removed last to first", "KVO on an isa-swizzled delegate reports the hook's class, is restored to the wrong class on removal, or drops the hook.", [.transparency, .oneInteraction]) { run in
             let app = try delegate(run)
@@ -205,7 +205,7 @@ enum DelegateScenarios {
             let first = try run.runtime.addObservation(of: "title", on: app) { _, _ in }
             let second = try run.runtime.addObservation(of: "rowHeight", on: app) { _, _ in }
             try select(run, 2, in: table)
-            run.expectCounts(original: "delegate select 0:2", originals: 1, interactions: 1)
+            run.expectCounts(original: .delegateSelect(IndexPath(row: 2, section: 0)), originals: 1, interactions: 1)
             run.expect(.transparency, "reported class while observed", expected: "MyTableDelegate", observed: (try run.runtime.reportedClass(of: app))?.name ?? "none")
             for token in [second, first] {
                 do {
@@ -236,7 +236,7 @@ enum DelegateScenarios {
             run.resetCounts()
             let notAList = try run.runtime.allocate(run.runtime.rootClass)
             try run.runtime.call(app, ListSelectors.tableDidSelect, notAList, IndexPath(row: 1, section: 0))
-            run.expect(.failOpen, "calls of the original", expected: 1, observed: run.log.count("delegate select 0:1"))
+            run.expect(.failOpen, "calls of the original", expected: 1, observed: run.log.count(.delegateSelect(IndexPath(row: 1, section: 0))))
         },
         scenario("DS-18", "a delegate without didSelect", "Adding didSelect to delegates that lacked it changes UIKit's behaviour (selection now calls app code).", [.transparency]) { run in
             let plain = try run.runtime.lookUpClass("PlainDelegate") ?? run.runtime.defineClass("PlainDelegate")

@@ -33,8 +33,8 @@ enum GeneralScenarios {
             try run.install()
             try fixture.prepare(run)
             try fixture.trigger(run)
-            let order = run.log.all.filter { $0 == "click" || $0 == fixture.original }
-            run.expect(.recordThenForward, "order of click and original", expected: ["click", fixture.original], observed: order)
+            let order = run.log.all.filter { $0 == .click || $0 == fixture.original }
+            run.expect(.recordThenForward, "order of click and original", expected: [.click, fixture.original], observed: order)
         },
         Scenario(
             id: "GEN-03", point: nil, title: "installed twice: takes effect once",
@@ -114,13 +114,13 @@ enum GeneralScenarios {
         ) { run in
             let fixture = fixture(run)
             let handle = try run.install()
-            for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, prefix: "other", runtime: run.runtime, log: run.log) }
+            for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log) }
             try handle.uninstall()
             try fixture.prepare(run)
             try fixture.trigger(run)
             run.expectCounts(original: fixture.original, originals: 1, interactions: 0)
             if triggerCallsHookedMethod(run.subject) {
-                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: triggerCalls("other", run))
+                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: triggerCalls(.otherLibrary, run))
             }
         },
         Scenario(
@@ -129,15 +129,15 @@ enum GeneralScenarios {
             rules: [.lifecycle, .originalOnce, .oneInteraction]
         ) { run in
             let fixture = fixture(run)
-            for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, prefix: "first", runtime: run.runtime, log: run.log) }
+            for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, as: .firstLibrary, runtime: run.runtime, log: run.log) }
             try run.install()
-            for hooked in run.subject.hookedMethods { OtherLibraryHooks.replace(hooked, name: "third", runtime: run.runtime, log: run.log) }
+            for hooked in run.subject.hookedMethods { OtherLibraryHooks.replace(hooked, as: .thirdLibrary, runtime: run.runtime, log: run.log) }
             try fixture.prepare(run)
             try fixture.trigger(run)
             run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
             if triggerCallsHookedMethod(run.subject) {
-                run.expect(.lifecycle, "calls of the first library", expected: 1, observed: triggerCalls("first", run))
-                run.expect(.lifecycle, "calls of the third library", expected: 1, observed: triggerCalls("third", run))
+                run.expect(.lifecycle, "calls of the first library", expected: 1, observed: triggerCalls(.firstLibrary, run))
+                run.expect(.lifecycle, "calls of the third library", expected: 1, observed: triggerCalls(.thirdLibrary, run))
             }
         },
         Scenario(
@@ -192,9 +192,9 @@ enum GeneralScenarios {
             try run.install()
             try fixture.prepare(run)
             try fixture.trigger(run)
-            let seen = Set(run.log.all.filter { $0.hasPrefix("cmd ") })
-            let allowed = Set(probed.map { "cmd \($0.selector)" })
-            run.expect(.transparency, "selectors the originals ran with", expected: [String](), observed: seen.subtracting(allowed).sorted())
+            let seen = Set(run.log.all.filter { $0.kind == .selectorProbe })
+            let allowed = Set(probed.map { AppLogEntry(.selectorProbe, detail: $0.selector) })
+            run.expect(.transparency, "selectors the originals ran with", expected: [String](), observed: seen.subtracting(allowed).map(\.description).sorted())
         },
     ]
 
@@ -208,8 +208,8 @@ enum GeneralScenarios {
     static let triggerSelectors = ["sendAction:to:forEvent:", "sendAction:to:from:forEvent:", "viewDidAppear:"]
 
     /// How often the other library's hook `prefix` ran on a trigger method.
-    static func triggerCalls(_ prefix: String, _ run: ScenarioRun) -> Int {
-        let entries = Set(triggerSelectors.map { "\(prefix) \($0)" })
+    static func triggerCalls(_ library: AppLogEntry.Kind, _ run: ScenarioRun) -> Int {
+        let entries = Set(triggerSelectors.map { AppLogEntry(library, detail: $0) })
         return run.log.all.filter { entries.contains($0) }.count
     }
 
@@ -222,9 +222,9 @@ enum GeneralScenarios {
             let hookOthers = {
                 for hooked in run.subject.hookedMethods {
                     if style == "exchange" {
-                        OtherLibraryHooks.exchange(hooked, prefix: "other", runtime: run.runtime, log: run.log)
+                        OtherLibraryHooks.exchange(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log)
                     } else {
-                        OtherLibraryHooks.replace(hooked, name: "other", runtime: run.runtime, log: run.log)
+                        OtherLibraryHooks.replace(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log)
                     }
                 }
             }
@@ -235,7 +235,7 @@ enum GeneralScenarios {
             try fixture.trigger(run)
             run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
             if triggerCallsHookedMethod(run.subject) {
-                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: triggerCalls("other", run))
+                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: triggerCalls(.otherLibrary, run))
             }
         }
     }

@@ -32,14 +32,14 @@ enum GestureAndAlertScenarios {
             recognizer.addTarget(run.app.listScreen, action: "editTapped:")
             view.addGestureRecognizer(recognizer)
             try run.host.driver.tap(gesturesOn: view)
-            run.expectCounts(original: "banner tap", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count("edit"))
+            run.expectCounts(original: .bannerTap, originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count(.edit))
         },
         scenario("GR-02", .gesture, "a long press: began, changed three times, ended", "Long-press actions run at every state: five clicks for one press (seed 004).", [.oneInteraction, .originalOnce]) { run in
             let view = image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UILongPressGestureRecognizer", target: run.app.listScreen, action: "bannerPressed:"))
             try run.host.driver.longPress(view, changes: 3)
-            run.expect(.originalOnce, "calls of the action", expected: 5, observed: run.log.all.filter { $0.hasPrefix("banner press") }.count)
+            run.expect(.originalOnce, "calls of the action", expected: 5, observed: run.log.count(of: .bannerPress))
             run.expect(.oneInteraction, "interactions", expected: 1, observed: run.clicks)
         },
         scenario("GR-03", .gesture, "a tap recognizer created without initWithTarget:action: (storyboard)", "Hooks at initWithTarget: miss recognizers decoded from storyboards.", [.oneInteraction]) { run in
@@ -48,13 +48,13 @@ enum GestureAndAlertScenarios {
             view.addGestureRecognizer(recognizer)
             recognizer.addTarget(run.app.listScreen, action: "bannerTapped:")
             try run.host.driver.tap(gesturesOn: view)
-            run.expectCounts(original: "banner tap", originals: 1, interactions: 1)
+            run.expectCounts(original: .bannerTap, originals: 1, interactions: 1)
         },
         scenario("GR-04", .gesture, "a pan recognizer is not a click", "Hooking every UIGestureRecognizer made scrolling and pans count as clicks (seed 003).", [.filters]) { run in
             let view = image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UIPanGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.runtime.call(view.gestureRecognizers[0], "_setState:", GestureState.ended.rawValue)
-            run.expectCounts(original: "banner tap", originals: 1, interactions: 0)
+            run.expectCounts(original: .bannerTap, originals: 1, interactions: 0)
         },
         scenario("GR-05", .gesture, "a recognizer whose only target was removed", "A tracking target left on a recognizer records taps that run no app code.", [.oneInteraction]) { run in
             let view = image(run)
@@ -62,13 +62,13 @@ enum GestureAndAlertScenarios {
             view.addGestureRecognizer(recognizer)
             recognizer.removeTarget(run.app.listScreen, action: "bannerTapped:")
             try run.host.driver.tap(gesturesOn: view)
-            run.expectCounts(original: "banner tap", originals: 0, interactions: 0)
+            run.expectCounts(original: .bannerTap, originals: 0, interactions: 0)
         },
         scenario("GR-06", .gesture, "the action method called directly by app code", "Seed 003 exchanged the target class's action method: every direct call became a click.", [.filters, .originalOnce]) { run in
             let view = image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.runtime.call(run.app.listScreen, "bannerTapped:", view.gestureRecognizers[0])
-            run.expectCounts(original: "banner tap", originals: 1, interactions: 0)
+            run.expectCounts(original: .bannerTap, originals: 1, interactions: 0)
         },
     ]
 
@@ -96,8 +96,8 @@ enum GestureAndAlertScenarios {
             let alert = try run.app.makeAlert()
             try run.host.driver.present(alert, from: run.app.listScreen)
             try run.host.driver.tapAlertAction(titled: "Cancel")
-            run.expectCounts(original: "alert cancel", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of the other action", expected: 0, observed: run.log.count("alert ok"))
+            run.expectCounts(original: .alertCancel, originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of the other action", expected: 0, observed: run.log.count(.alertOK))
             run.expect(.oneInteraction, "action title", expected: "Cancel", observed: run.sink.interactions.first?.details.alert?.actionTitle ?? "none")
         },
     ]

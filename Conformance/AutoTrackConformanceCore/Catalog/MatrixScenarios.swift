@@ -18,7 +18,7 @@ enum MatrixScenarios {
     struct LifetimeFixture: Sendable {
         let make: @Sendable (ScenarioRun) throws -> @Sendable (ScenarioRun) throws -> Void
         /// The log entry of the original the action runs.
-        let original: String
+        let original: AppLogEntry
 
         static func of(_ point: InterceptionPoint) -> LifetimeFixture {
             switch point {
@@ -28,14 +28,14 @@ enum MatrixScenarios {
                     run.app.listScreen.view.addSubview(button)
                     try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
                     return { run in try run.host.driver.tap(button) }
-                }, original: "buy")
+                }, original: .buy)
             case .gesture:
                 LifetimeFixture(make: { run in
                     let image = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
                     run.app.listScreen.view.addSubview(image)
                     image.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
                     return { run in try run.host.driver.tap(gesturesOn: image) }
-                }, original: "banner tap")
+                }, original: .bannerTap)
             case .alertAction:
                 LifetimeFixture(make: { run in
                     let alert = try run.app.makeAlert()
@@ -43,7 +43,7 @@ enum MatrixScenarios {
                         try run.host.driver.present(alert, from: run.app.listScreen)
                         try run.host.driver.tapAlertAction(titled: "OK")
                     }
-                }, original: "alert ok")
+                }, original: .alertOK)
             case .delegateSelection:
                 LifetimeFixture(make: { run in
                     let delegate = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
@@ -52,14 +52,14 @@ enum MatrixScenarios {
                         withExtendedLifetime(delegate) {}
                         try run.host.driver.select(IndexPath(row: 2, section: 0), in: table)
                     }
-                }, original: "delegate select 0:2")
+                }, original: .delegateSelect(IndexPath(row: 2, section: 0)))
             case .screenView:
                 LifetimeFixture(make: { run in
                     let settings = run.host.makeController("SettingsViewController", title: "Settings")
                     return { run in try run.host.driver.push(settings, on: run.app.navigation) }
-                }, original: "SettingsViewController viewDidAppear")
+                }, original: .viewDidAppear("SettingsViewController"))
             default:
-                LifetimeFixture(make: { _ in throw PointFixture.MissingFixture(point: point) }, original: "")
+                LifetimeFixture(make: { _ in throw PointFixture.MissingFixture(point: point) }, original: .noOriginal)
             }
         }
     }
@@ -155,8 +155,8 @@ enum MatrixScenarios {
             run.expect(.originalOnce, "calls of \(fixture.original)", expected: 1, observed: run.log.count(fixture.original))
             run.expectTrue(.oneInteraction, "interactions (\(clicks)) within \(lifetime.interactions)", lifetime.interactions.contains(clicks))
             if clicks == 1 {
-                let order = run.log.all.filter { $0 == "click" || $0 == fixture.original }
-                run.expect(.recordThenForward, "order of click and original", expected: ["click", fixture.original], observed: order)
+                let order = run.log.all.filter { $0 == .click || $0 == fixture.original }
+                run.expect(.recordThenForward, "order of click and original", expected: [.click, fixture.original], observed: order)
             }
             if lifetime == .madeWhileInstalledUsedWhileDisabled {
                 // Enabled again: the same objects record again.
@@ -205,12 +205,12 @@ enum MatrixScenarios {
             default: outer
             }
             if path == .overAnotherLibrary {
-                for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, prefix: "other", runtime: run.runtime, log: run.log) }
+                for hooked in run.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log) }
             }
             try run.install()
             if path == .installedTwice { try run.install() }
             if path == .underAnotherLibrary {
-                for hooked in run.subject.hookedMethods { OtherLibraryHooks.replace(hooked, name: "other", runtime: run.runtime, log: run.log) }
+                for hooked in run.subject.hookedMethods { OtherLibraryHooks.replace(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log) }
             }
             let use = try fixture.make(run)
             try run.app.launch()
@@ -222,8 +222,8 @@ enum MatrixScenarios {
             let expected = [.recorded, .installedTwice, .underAnotherLibrary, .overAnotherLibrary].contains(path) ? 1 : 0
             outer.expect(.oneInteraction, "interactions", expected: expected, observed: run.clicks)
             if expected == 1 {
-                let order = run.log.all.filter { $0 == "click" || $0 == fixture.original }
-                outer.expect(.recordThenForward, "order of click and original", expected: ["click", fixture.original], observed: order)
+                let order = run.log.all.filter { $0 == .click || $0 == fixture.original }
+                outer.expect(.recordThenForward, "order of click and original", expected: [.click, fixture.original], observed: order)
             }
             if run !== outer { outer.adopt(run) }
         }

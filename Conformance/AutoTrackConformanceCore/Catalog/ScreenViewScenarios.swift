@@ -32,7 +32,7 @@ enum ScreenViewScenarios {
             try run.host.driver.push(run.app.settingsScreen, on: run.app.navigation)
             run.resetCounts()
             try run.host.driver.cancelledSwipeBack(run.app.navigation)
-            run.expectCounts(original: "SettingsViewController viewDidAppear", originals: 1, interactions: 0)
+            run.expectCounts(original: .viewDidAppear("SettingsViewController"), originals: 1, interactions: 0)
         },
         scenario("SV-04", "background, then foreground", "No screen view on return from background: sessions start without a screen (seed 002's open problem).", [.oneInteraction]) { run in
             try run.app.launch()
@@ -48,7 +48,7 @@ enum ScreenViewScenarios {
             parent.view.addSubview(child.view)
             try run.host.transitions.setRoot(parent)
             run.expect(.oneInteraction, "screen views", expected: ["SettingsViewController"], observed: screens(run))
-            run.expect(.originalOnce, "calls of the child's viewDidAppear:", expected: 1, observed: run.log.count("CollectionViewController viewDidAppear"))
+            run.expect(.originalOnce, "calls of the child's viewDidAppear:", expected: 1, observed: run.log.count(.viewDidAppear("CollectionViewController")))
         },
         scenario("SV-06", "pages of a page container", "Pages never counted because their parent container is ignored.", [.oneInteraction]) { run in
             try run.app.launch()
@@ -68,8 +68,8 @@ enum ScreenViewScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.push(run.app.settingsScreen, on: run.app.navigation)
-            let order = run.log.all.filter { $0 == "click" || $0 == "SettingsViewController viewDidAppear" }
-            run.expect(.recordThenForward, "order", expected: ["click", "SettingsViewController viewDidAppear"], observed: order)
+            let order = run.log.all.filter { $0 == .click || $0 == .viewDidAppear("SettingsViewController") }
+            run.expect(.recordThenForward, "order", expected: [.click, .viewDidAppear("SettingsViewController")], observed: order)
         },
         scenario("SV-09", "an alert presented over a screen", "System alerts counted as screens.", [.filters]) { run in
             try run.app.launch()

@@ -36,8 +36,8 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.tap(button)
-            run.expectCounts(original: "buy", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count("edit"))
+            run.expectCounts(original: .buy, originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count(.edit))
         },
         scenario("SA-V2", .sendAction, "two buttons tapped in turn, each with its own target", "State carried from one touch to the next: the second tap deduplicated away.", [.oneInteraction]) { run in
             try run.install()
@@ -62,21 +62,21 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.tap(toggle)
-            run.expectCounts(original: "buy", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count("edit"))
+            run.expectCounts(original: .buy, originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count(.edit))
         },
         scenario("SA-V4", .sendAction, "a button wired with a closure (UIAction) and a target-action", "Closure-wired buttons (UIAction, menus, primary actions) produce no click at all, or one per action.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
             let button = run.host.makeControl("UIButton", title: "Share", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             let log = run.log
-            try button.addAction(title: "share", for: .touchUpInside) { _ in log.record("share") }
+            try button.addAction(title: "share", for: .touchUpInside) { _ in log.record(.share) }
             try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.tap(button)
-            run.expectCounts(original: "share", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of buy", expected: 1, observed: run.log.count("buy"))
+            run.expectCounts(original: .share, originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of buy", expected: 1, observed: run.log.count(.buy))
             run.expect(.oneInteraction, "the clicked element", expected: "Share", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
         },
         scenario("SA-V5", .sendAction, "a closure action only, tapped, then sent by code", "Closure actions lost; or code-driven sends of them recorded as user clicks.", [.oneInteraction, .originalOnce, .filters]) { run in
@@ -84,12 +84,12 @@ enum VarietyScenarios {
             let button = run.host.makeControl("UIButton", title: "Menu", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             let log = run.log
-            try button.addAction(title: "menu", for: .touchUpInside) { _ in log.record("menu") }
+            try button.addAction(title: "menu", for: .touchUpInside) { _ in log.record(.menu) }
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.tap(button)
             try run.runtime.send(button, "sendActionsForControlEvents:", [.int(ControlEvents.touchUpInside.rawValue)])
-            run.expectCounts(original: "menu", originals: 2, interactions: 1)
+            run.expectCounts(original: .menu, originals: 2, interactions: 1)
         },
         scenario("SA-V6", .sendAction, "a slider dragged through four values in one touch", "A click at the start of the drag with the old value, or one per value change.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
@@ -100,7 +100,7 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.slide(slider, to: 0.25, steps: 4)
-            run.expectCounts(original: "buy", originals: 4, interactions: 1)
+            run.expectCounts(original: .buy, originals: 4, interactions: 1)
             run.expect(.oneInteraction, "the value recorded", expected: "0.25", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
         },
         scenario("SA-V7", .sendAction, "a stepper tapped twice", "Steppers recorded without their value, or not at all.", [.oneInteraction, .originalOnce]) { run in
@@ -112,7 +112,7 @@ enum VarietyScenarios {
             run.resetCounts()
             try run.host.driver.tap(stepper)
             try run.host.driver.tap(stepper)
-            run.expectCounts(original: "buy", originals: 2, interactions: 2)
+            run.expectCounts(original: .buy, originals: 2, interactions: 2)
             run.expect(.oneInteraction, "the values recorded", expected: ["1", "2"], observed: run.sink.interactions.map { run.text($0.element?.properties["$element_content"]) })
         },
         scenario("SA-V8", .sendAction, "a tab bar item tapped (UIKit's private tab action)", "Tab taps lost to the private-action filter, or recorded without the tab's title and index.", [.oneInteraction, .originalOnce, .filters]) { run in
@@ -122,7 +122,7 @@ enum VarietyScenarios {
             try run.host.driver.present(tabs, from: run.app.navigation)
             run.resetCounts()
             try run.host.driver.selectTab(1, in: tabs)
-            run.expectCounts(original: "ProfileViewController viewDidAppear", originals: 1, interactions: 1)
+            run.expectCounts(original: .viewDidAppear("ProfileViewController"), originals: 1, interactions: 1)
             let click = run.sink.interactions.first?.element?.properties
             run.expect(.oneInteraction, "the tab recorded", expected: ["Profile", "1"],
                        observed: [run.text(click?["$element_content"]), run.text(click?["$element_position"])])
@@ -156,7 +156,7 @@ enum VarietyScenarios {
             run.resetCounts()
             try run.host.driver.tap(gesturesOn: view)
             try run.host.driver.longPress(view, changes: 1)
-            run.expect(.originalOnce, "calls of banner tap", expected: 1, observed: run.log.count("banner tap"))
+            run.expect(.originalOnce, "calls of banner tap", expected: 1, observed: run.log.count(.bannerTap))
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
         },
         scenario("GR-V2", .gesture, "recognizers on two views sharing one target", "A tracking target keyed by the app's target: the second view's taps recorded as the first's.", [.oneInteraction]) { run in
@@ -171,7 +171,7 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             for view in views { try run.host.driver.tap(gesturesOn: view) }
-            run.expectCounts(original: "banner tap", originals: 2, interactions: 2)
+            run.expectCounts(original: .bannerTap, originals: 2, interactions: 2)
             run.expect(.oneInteraction, "clicked element types", expected: ["UIImageView", "UILabel"],
                        observed: run.sink.interactions.map { $0.element?.typeName ?? "none" })
         },
@@ -183,7 +183,7 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             for _ in 0..<3 { try run.host.driver.tap(gesturesOn: view) }
-            run.expectCounts(original: "banner tap", originals: 3, interactions: 3)
+            run.expectCounts(original: .bannerTap, originals: 3, interactions: 3)
         },
         scenario("GR-R1", .gesture, "initWithTarget:action: answers the recognizer it initialised", "A wrapper returning nil or its own object from an initializer: the app keeps a recognizer that is not attached.", [.transparency, .originalOnce]) { run in
             try run.install()
@@ -204,10 +204,10 @@ enum VarietyScenarios {
             try run.host.driver.tapAlertAction(titled: "Cancel")
             let second = try run.host.makeAlert(title: "Rate us", message: "Five stars?")
             let log = run.log
-            try run.runtime.call(second, "addAction:", try run.host.makeAlertAction(title: "Sure") { _ in log.record("alert sure") })
+            try run.runtime.call(second, "addAction:", try run.host.makeAlertAction(title: "Sure") { _ in log.record(.alertSure) })
             try run.host.driver.present(second, from: run.app.listScreen)
             try run.host.driver.tapAlertAction(titled: "Sure")
-            run.expect(.originalOnce, "calls of the handlers", expected: [1, 1], observed: [log.count("alert cancel"), log.count("alert sure")])
+            run.expect(.originalOnce, "calls of the handlers", expected: [1, 1], observed: [log.count(.alertCancel), log.count(.alertSure)])
             run.expect(.oneInteraction, "clicked actions", expected: ["Cancel", "Sure"],
                        observed: run.sink.interactions.map { run.text($0.element?.properties["$element_content"]) })
         },
@@ -253,7 +253,7 @@ enum VarietyScenarios {
             try run.host.driver.push(run.app.collectionScreen, on: run.app.navigation)
             run.resetCounts()
             try run.host.driver.select(IndexPath(item: 3, section: 0), in: collection)
-            run.expectCounts(original: "select item 0:3", originals: 1, interactions: 1)
+            run.expectCounts(original: .collectionSelect(IndexPath(item: 3, section: 0)), originals: 1, interactions: 1)
             run.expect(.oneInteraction, "the position", expected: "0:3", observed: run.text(run.sink.interactions.first?.element?.properties["$element_position"]))
         },
         scenario("DS-V2", .delegateSelection, "two tables whose delegates are of different classes", "Per-class state of the first delegate class applied to the second: its clicks lost.", [.oneInteraction, .originalOnce]) { run in
@@ -265,7 +265,7 @@ enum VarietyScenarios {
             run.resetCounts()
             try run.host.driver.select(IndexPath(row: 1, section: 0), in: first)
             try run.host.driver.select(IndexPath(row: 4, section: 0), in: second)
-            run.expect(.originalOnce, "calls of the delegates", expected: [1, 1], observed: [run.log.count("delegate select 0:1"), run.log.count("select 0:4")])
+            run.expect(.originalOnce, "calls of the delegates", expected: [1, 1], observed: [run.log.count(.delegateSelect(IndexPath(row: 1, section: 0))), run.log.count(.listSelect(IndexPath(row: 4, section: 0)))])
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
             withExtendedLifetime(delegate) {}
         },
@@ -275,7 +275,7 @@ enum VarietyScenarios {
             let base = try run.host.lookUpClass("MyTableDelegate")
             let cls = try run.runtime.allocateClassPair(superclass: base, name: "OwnSelectionDelegate")
             run.runtime.addMethod(to: cls, ListSelectors.tableDidSelect, .procedure("-[OwnSelectionDelegate tableView:didSelectRowAtIndexPath:]") {
-                (_: Message, _: RuntimeObject?, indexPath: IndexPath) in log.record("own select \(indexPath.row)")
+                (_: Message, _: RuntimeObject?, indexPath: IndexPath) in log.record(.ownSelect(row: indexPath.row))
             }, types: "v@:@@")
             try run.runtime.registerClassPair(cls)
             let delegate = try run.runtime.allocate(cls)
@@ -283,8 +283,8 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.select(IndexPath(row: 3, section: 0), in: table)
-            run.expectCounts(original: "own select 3", originals: 1, interactions: 1)
-            run.expect(.originalOnce, "calls of the superclass's method", expected: 0, observed: run.log.count("delegate select 0:3"))
+            run.expectCounts(original: .ownSelect(row: 3), originals: 1, interactions: 1)
+            run.expect(.originalOnce, "calls of the superclass's method", expected: 0, observed: run.log.count(.delegateSelect(IndexPath(row: 3, section: 0))))
             withExtendedLifetime(delegate) {}
         },
         scenario("DS-V3", .delegateSelection, "a delegate class registered after install", "Hooks that only prepare classes present at install: delegate classes loaded later (a framework, a plugin) are never tracked.", [.oneInteraction, .originalOnce]) { run in
@@ -292,7 +292,7 @@ enum VarietyScenarios {
             let log = run.log
             let cls = try run.host.defineClass("LateDelegate", superclass: "NSObject", methods: [
                 (ListSelectors.tableDidSelect, "v@:@@", .procedure("-[LateDelegate tableView:didSelectRowAtIndexPath:]") {
-                    (_: Message, _: RuntimeObject?, indexPath: IndexPath) in log.record("late select \(indexPath.row)")
+                    (_: Message, _: RuntimeObject?, indexPath: IndexPath) in log.record(.lateSelect(row: indexPath.row))
                 }),
             ])
             let delegate = try run.runtime.allocate(cls)
@@ -300,7 +300,7 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.select(IndexPath(row: 2, section: 0), in: table)
-            run.expectCounts(original: "late select 2", originals: 1, interactions: 1)
+            run.expectCounts(original: .lateSelect(row: 2), originals: 1, interactions: 1)
             withExtendedLifetime(delegate) {}
         },
     ]
@@ -312,7 +312,7 @@ enum VarietyScenarios {
         let base = try run.host.lookUpClass("UIViewController")
         let cls = try run.runtime.allocateClassPair(superclass: base, name: name)
         run.runtime.addMethod(to: cls, "viewDidAppear:", .procedure("-[\(name) viewDidAppear:]") { (message: Message, animated: Bool) throws(RuntimeError) in
-            log.record("\(name) viewDidAppear")
+            log.record(.viewDidAppear(name))
             if callsSuper { try message.runtime.sendSuper(message.receiver, from: cls, "viewDidAppear:", [.bool(animated)]) }
         }, types: "v@:c")
         try run.runtime.registerClassPair(cls)
@@ -326,9 +326,9 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.push(controller, on: run.app.navigation)
-            run.expectCounts(original: "LateViewController viewDidAppear", originals: 1, interactions: 1)
-            let order = run.log.all.filter { $0 == "click" || $0 == "LateViewController viewDidAppear" }
-            run.expect(.recordThenForward, "order", expected: ["click", "LateViewController viewDidAppear"], observed: order)
+            run.expectCounts(original: .viewDidAppear("LateViewController"), originals: 1, interactions: 1)
+            let order = run.log.all.filter { $0 == .click || $0 == .viewDidAppear("LateViewController") }
+            run.expect(.recordThenForward, "order", expected: [.click, .viewDidAppear("LateViewController")], observed: order)
         },
         scenario("SV-V2", .screenView, "an override of viewDidAppear: that never calls super", "Hooks on UIViewController alone lose every screen whose override forgets super.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
@@ -336,7 +336,7 @@ enum VarietyScenarios {
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.push(controller, on: run.app.navigation)
-            run.expectCounts(original: "NoSuperViewController viewDidAppear", originals: 1, interactions: 1)
+            run.expectCounts(original: .viewDidAppear("NoSuperViewController"), originals: 1, interactions: 1)
         },
     ]
 }

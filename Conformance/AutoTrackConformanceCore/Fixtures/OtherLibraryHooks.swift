@@ -17,20 +17,21 @@ public enum OtherLibraryHooks {
         return (cls, method)
     }
 
-    /// The classic exchange style: add `<prefix>_<selector>` and exchange it with the
+    /// The classic exchange style: add `<library>_<selector>` and exchange it with the
     /// method (after giving the class its own copy when it only inherits it). The
-    /// wrapper logs `<prefix> <selector>` and calls "the original" through its prefixed
-    /// selector. Returns the undo.
+    /// wrapper logs an entry of `library` with the selector and calls "the original"
+    /// through its prefixed selector. Returns the undo.
     @discardableResult
     public static func exchange(
-        _ hooked: HookedMethod, prefix: String, runtime: Runtime, log: AppLog
+        _ hooked: HookedMethod, as library: AppLogEntry.Kind, runtime: Runtime, log: AppLog
     ) -> (@Sendable () -> Void)? {
+        let prefix = library.name
         guard let (cls, found) = method(hooked, in: runtime) else { return nil }
         let selector = Selector(hooked.selector)
         let swizzled = Selector("\(prefix)_\(hooked.selector)")
         if found.owner !== cls { runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
         runtime.addMethod(to: cls, swizzled, Implementation("\(prefix) \(selector)") { message throws(RuntimeError) in
-            log.record("\(prefix) \(selector)")
+            log.record(AppLogEntry(library, detail: selector.name))
             return try message.runtime.send(message.receiver, swizzled, message.arguments)
         }, types: found.typeEncoding)
         guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { return nil }
@@ -39,30 +40,32 @@ public enum OtherLibraryHooks {
     }
 
     /// The implementation-replacing style (`method_setImplementation` keeping the old
-    /// `IMP`); the wrapper logs `<name> <selector>` (or what `entry` returns). Returns
-    /// the undo, which restores blindly — as such libraries do.
+    /// `IMP`); the wrapper logs an entry of `library` with the selector (or what `entry`
+    /// returns). Returns the undo, which restores blindly — as such libraries do.
     @discardableResult
     public static func replace(
-        _ hooked: HookedMethod, name: String, runtime: Runtime, log: AppLog,
-        entry: @escaping @Sendable (Message) -> String = { _ in "" }
+        _ hooked: HookedMethod, as library: AppLogEntry.Kind, runtime: Runtime, log: AppLog,
+        entry: @escaping @Sendable (Message) -> AppLogEntry? = { _ in nil }
     ) -> (@Sendable () -> Void)? {
+        let name = library.name
         guard let (cls, found) = method(hooked, in: runtime) else { return nil }
         let selector = Selector(hooked.selector)
         if found.owner !== cls { runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
         guard let own = runtime.method(selector, in: cls) else { return nil }
         let original = own.implementation
         runtime.setImplementation(of: own, to: Implementation("\(name) \(selector)") { message throws(RuntimeError) in
-            let extra = entry(message)
-            log.record(extra.isEmpty ? "\(name) \(selector)" : extra)
+            log.record(entry(message) ?? AppLogEntry(library, detail: selector.name))
             return try original.body(message)
         })
         return { runtime.setImplementation(of: own, to: original) }
     }
 
-    /// A selector probe: a replace-style wrapper logging `cmd <selector>` with the
-    /// selector the call arrived with, to see whether a hook renamed it.
+    /// A selector probe: a replace-style wrapper logging a ``AppLogEntry/Kind/selectorProbe``
+    /// entry with the selector the call arrived with, to see whether a hook renamed it.
     @discardableResult
     public static func selectorProbe(_ hooked: HookedMethod, runtime: Runtime, log: AppLog) -> (@Sendable () -> Void)? {
-        replace(hooked, name: "probe", runtime: runtime, log: log) { message in "cmd \(message.selector)" }
+        replace(hooked, as: AppLogEntry.Kind("probe"), runtime: runtime, log: log) { message in
+            AppLogEntry(.selectorProbe, detail: "\(message.selector)")
+        }
     }
 }

@@ -3,9 +3,10 @@ public import AutoTrackInterception
 import AutoTrackProperties
 /// AutoTrackReferenceUI: `ListViewObject` appears in this file's public API.
 public import AutoTrackReferenceUI
-import AutoTrackSampleApp
 /// AutoTrackRuntime: `RuntimeObject` appears in this file's public API.
 public import AutoTrackRuntime
+/// AutoTrackSampleApp: `AppLogEntry` appears in this file's public API.
+public import AutoTrackSampleApp
 
 /// One user action at an interception point, on the sample app: how to build what it
 /// needs (after the hook is installed, as an app builds its UI after SDK setup), how
@@ -16,7 +17,7 @@ public struct PointFixture: Sendable {
     /// Performs one user action.
     public let trigger: @Sendable (ScenarioRun) throws -> Void
     /// The log entry of the original the action runs.
-    public let original: String
+    public let original: AppLogEntry
 
     /// The fixture of `point`.
     public static func of(_ point: InterceptionPoint) -> PointFixture {
@@ -40,7 +41,7 @@ public struct PointFixture: Sendable {
 
     /// A fixture whose every step reports ``MissingFixture``.
     static func missing(_ point: InterceptionPoint) -> PointFixture {
-        PointFixture(prepare: { _ in throw MissingFixture(point: point) }, trigger: { _ in throw MissingFixture(point: point) }, original: "")
+        PointFixture(prepare: { _ in throw MissingFixture(point: point) }, trigger: { _ in throw MissingFixture(point: point) }, original: .noOriginal)
     }
 
     static let sendAction = PointFixture(
@@ -53,7 +54,7 @@ public struct PointFixture: Sendable {
             run.resetCounts()
         },
         trigger: { run in try run.preparedAction?(run) },
-        original: "buy")
+        original: .buy)
 
     static let gesture = PointFixture(
         prepare: { run in
@@ -65,7 +66,7 @@ public struct PointFixture: Sendable {
             run.resetCounts()
         },
         trigger: { run in try run.preparedAction?(run) },
-        original: "banner tap")
+        original: .bannerTap)
 
     static let alertAction = PointFixture(
         prepare: { run in
@@ -77,7 +78,7 @@ public struct PointFixture: Sendable {
             try run.host.driver.present(alert, from: run.app.listScreen)
             try run.host.driver.tapAlertAction(titled: "OK")
         },
-        original: "alert ok")
+        original: .alertOK)
 
     static let delegateSelection = PointFixture(
         prepare: { run in
@@ -91,7 +92,7 @@ public struct PointFixture: Sendable {
             run.resetCounts()
         },
         trigger: { run in try run.preparedAction?(run) },
-        original: "delegate select 0:2")
+        original: .delegateSelect(IndexPath(row: 2, section: 0)))
 
     static let screenView = PointFixture(
         prepare: { run in
@@ -101,7 +102,7 @@ public struct PointFixture: Sendable {
         trigger: { run in
             try run.host.driver.push(run.host.makeController("SettingsViewController", title: "Settings"), on: run.app.navigation)
         },
-        original: "SettingsViewController viewDidAppear")
+        original: .viewDidAppear("SettingsViewController"))
 
     /// A table on the list screen with rows `Row 0` …, and `delegate`.
     public static func makeTable(_ run: ScenarioRun, delegate: RuntimeObject?, rows: Int = 6) -> ListViewObject {

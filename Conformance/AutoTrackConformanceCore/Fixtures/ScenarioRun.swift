@@ -126,7 +126,7 @@ public final class ScenarioRun: @unchecked Sendable {
 
     /// The standard exactly-once check: `original` logged `originals` times, and
     /// `interactions` clicks recorded.
-    public func expectCounts(original: String, originals: Int, interactions: Int) {
+    public func expectCounts(original: AppLogEntry, originals: Int, interactions: Int) {
         expect(.originalOnce, "calls of \(original)", expected: originals, observed: log.count(original))
         expect(.oneInteraction, "interactions", expected: interactions, observed: clicks)
     }
@@ -169,7 +169,7 @@ public final class RecordingSink: InteractionSink {
     /// Records and logs.
     public func receive(_ interaction: Interaction) throws {
         recorded.withLock { $0.append(interaction) }
-        log.record("click")
+        log.record(.click)
     }
 
     /// The interactions so far.
