@@ -204,6 +204,11 @@ public final class ObjCRuntime: RuntimeOperations {
     /// How many objects (and classes) have associations: for tests.
     package var associatedObjectCount: Int { associations.withLock { $0.count } }
 
+    /// The keys the object (or class) at `address` has associations for in the side
+    /// table, sorted; `nil` when it has no entry. For tests, which share the one runtime
+    /// with others running at the same time.
+    package func associationKeys(atAddress address: UInt) -> [String]? { associations.withLock { $0[address].map { $0.keys.sorted() } } }
+
     private func setAssociation(_ value: (any AnyObject & Sendable)?, for key: String, at address: UInt) {
         // The previous value is released after the lock: its deinit may release an
         // object, whose deallocation comes back here.
