@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AutoTrack", targets: ["AutoTrack"]),
         .library(name: "AutoTrackReferenceHostIntegration", targets: ["AutoTrackReferenceHostIntegration"]),
         .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
+        .library(name: "AutoTrackTesting", targets: ["AutoTrackTesting"]),
         .library(name: "AutoTrackConformanceCore", targets: ["AutoTrackConformanceCore"]),
         .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
@@ -118,6 +119,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Test doubles users depend on in their own tests: a recording sink, an in-memory
+        // transport and tracker.
+        .target(
+            name: "AutoTrackTesting",
+            dependencies: ["AutoTrack", "AutoTrackInterception", "AutoTrackEvents", "AutoTrackProperties"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AutoTrackCollector",
             dependencies: ["AutoTrackEvents", "AutoTrackSerialization"],
@@ -126,7 +134,8 @@ let package = Package(
         // The conformance kit: a pure engine, and a Swift Testing layer over it.
         .target(
             name: "AutoTrackConformanceCore",
-            dependencies: ["AutoTrackSampleApp", 
+            dependencies: [
+                "AutoTrackTesting","AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
             ],
             path: "Conformance/AutoTrackConformanceCore",
@@ -149,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackTests",
-            dependencies: [
+            dependencies: ["AutoTrackTesting", 
                 "AutoTrack", "AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception",
             ],
             swiftSettings: strictSettings
@@ -204,12 +213,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackInterceptionTests",
-            dependencies: ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"],
+            dependencies: ["AutoTrackTesting", "AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackHooksTests",
-            dependencies: ["AutoTrackSampleApp", 
+            dependencies: ["AutoTrackTesting", "AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
                 "AutoTrackModelBackend", "AutoTrackHooks",
             ],

@@ -4,6 +4,7 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
+import AutoTrackTesting
 import AutoTrackRuntime
 import Testing
 
@@ -33,7 +34,7 @@ struct DelegateSelectionHookTests {
         let table = makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 5, section: 0), in: table)
         #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 5, section: 0))])
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.point == .delegateSelection)
         #expect(click.element?.properties["$element_position"] == "0:5")
         #expect(click.element?.properties["$element_content"] == "Row 5")
@@ -49,10 +50,10 @@ struct DelegateSelectionHookTests {
         fixture.app.log.clear()
         try fixture.host.driver.select(IndexPath(row: 5, section: 0), in: fixture.app.table)
         #expect(fixture.app.log.all == [.click, .listSelect(IndexPath(row: 5, section: 0))])
-        let properties = try #require(fixture.sink.all.first?.element?.properties)
+        let properties = try #require(fixture.sink.interactions.first?.element?.properties)
         #expect(properties["$element_content"] == "CELL-Buy")
         #expect(properties["$element_position"] == "0:5")
-        #expect(fixture.sink.all.first?.screen?.typeName == "ViewController", "never the generated subclass's name")
+        #expect(fixture.sink.interactions.first?.screen?.typeName == "ViewController", "never the generated subclass's name")
     }
 
     @Test("rule 2: a delegate subclass calling super is one click; both originals run once", arguments: strategies)
@@ -131,7 +132,7 @@ struct DelegateSelectionHookTests {
         let tapped = try #require(table.cell(at: IndexPath(row: 3, section: 0)))
         try fixture.host.driver.select(IndexPath(row: 3, section: 0), in: table)
         #expect(table.cell(at: IndexPath(row: 3, section: 0)) !== tapped, "the original reloaded the list")
-        #expect(fixture.sink.all.first?.element?.properties["$element_content"] == "Row 3")
+        #expect(fixture.sink.interactions.first?.element?.properties["$element_content"] == "Row 3")
     }
 
     @Test("rule 5: the delegate getter, class, responds(to:) and unintercepted messages are the app's", arguments: strategies)

@@ -4,6 +4,7 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
+import AutoTrackTesting
 import AutoTrackRuntime
 import Testing
 
@@ -27,7 +28,7 @@ struct GestureAndAlertHookTests {
         let image = try tappableImage(fixture)
         try fixture.host.driver.tap(gesturesOn: image)
         #expect(fixture.app.log.all == [.click, .bannerTap])
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.point == .gesture)
         #expect(click.details.gestureKind == .tap)
         #expect(click.details.actionName == "bannerTapped:")
@@ -122,7 +123,7 @@ struct GestureAndAlertHookTests {
         let view = try #require(views.first)
         let picked = context.snapshot(of: view).properties
         try fixture.host.driver.tapAlertAction(titled: "OK")
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.element?.properties["$element_path"] == picked["$element_path"])
         #expect(click.element?.properties["$element_id"] == picked["$element_id"])
         if style == .hubble, case .string(let path)? = picked["$element_path"] { #expect(path.hasPrefix("UIWindow(0)_")) }
@@ -136,7 +137,7 @@ struct GestureAndAlertHookTests {
         try fixture.host.driver.present(alert, from: fixture.app.listScreen)
         try fixture.host.driver.tapAlertAction(titled: "OK")
         #expect(fixture.app.log.all == [.click, .alertOK])
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.point == .alertAction)
         #expect(click.details.alert == AlertContext(
             controllerType: "UIAlertController", title: "退群", message: "確認退出群聊嗎？", actionTitle: "OK", actionStyle: "default"))
@@ -156,7 +157,7 @@ struct GestureAndAlertHookTests {
         try fixture.host.driver.present(alert, from: fixture.app.listScreen)
         try fixture.host.driver.tapAlertAction(titled: "OK")
         #expect(fixture.sink.count == 1)
-        #expect(fixture.sink.all[0].details.alert?.message == "Saved")
+        #expect(fixture.sink.interactions[0].details.alert?.message == "Saved")
     }
 
     @Test("two alerts with the same action titles are told apart by their message and title")
@@ -169,8 +170,8 @@ struct GestureAndAlertHookTests {
             try fixture.host.driver.present(alert, from: fixture.app.listScreen)
             try fixture.host.driver.tapAlertAction(titled: "OK")
         }
-        #expect(fixture.sink.all.map { $0.details.alert?.message } == ["first", "second"])
-        let ids = fixture.sink.all.compactMap { $0.element?.properties["$element_id"] }
+        #expect(fixture.sink.interactions.map { $0.details.alert?.message } == ["first", "second"])
+        let ids = fixture.sink.interactions.compactMap { $0.element?.properties["$element_id"] }
         #expect(ids.count == 2 && ids[0] != ids[1], "the alert is part of the element identity")
     }
 

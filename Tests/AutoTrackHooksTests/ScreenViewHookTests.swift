@@ -4,12 +4,13 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
+import AutoTrackTesting
 import AutoTrackRuntime
 import Testing
 
 @Suite("Screen-view hook")
 struct ScreenViewHookTests {
-    func screens(_ fixture: Fixture) -> [String] { fixture.sink.all.map { $0.screen?.typeName ?? "?" } }
+    func screens(_ fixture: Fixture) -> [String] { fixture.sink.interactions.map { $0.screen?.typeName ?? "?" } }
 
     @Test("launch records the list screen once, not the navigation container; recorded before viewDidAppear's original")
     func launch() throws {
@@ -18,7 +19,7 @@ struct ScreenViewHookTests {
         try fixture.app.launch()
         #expect(screens(fixture) == ["ViewController"])
         #expect(fixture.app.log.all == [.viewWillAppear("ViewController"), .click, .viewDidAppear("ViewController")])
-        let view = try #require(fixture.sink.all.first)
+        let view = try #require(fixture.sink.interactions.first)
         #expect(view.point == .screenView)
         #expect(view.screen?.properties["$title"] == "Products")
         #expect(view.details.screenViewReason == .appear)
@@ -34,7 +35,7 @@ struct ScreenViewHookTests {
         fixture.host.driver.background()
         fixture.host.driver.foreground()
         #expect(screens(fixture) == ["ViewController", "ViewController"])
-        #expect(fixture.sink.all.last?.details.screenViewReason == .foreground)
+        #expect(fixture.sink.interactions.last?.details.screenViewReason == .foreground)
     }
 
     @Test("push, pop and a tab of pages: one screen view per appearance")
@@ -47,7 +48,7 @@ struct ScreenViewHookTests {
         try fixture.host.driver.push(fixture.app.pagesScreen, on: fixture.app.navigation)
         try fixture.host.driver.swipe(toPage: 2, in: fixture.app.pagesScreen)
         #expect(screens(fixture) == ["ViewController", "SettingsViewController", "ViewController", "PageChildViewController", "PageChildViewController"])
-        #expect(fixture.sink.all.suffix(2).map { $0.screen?.properties["$title"] } == ["Page 0", "Page 2"])
+        #expect(fixture.sink.interactions.suffix(2).map { $0.screen?.properties["$title"] } == ["Page 0", "Page 2"])
     }
 
     @Test("a cancelled swipe back records no duplicate")
@@ -70,7 +71,7 @@ struct ScreenViewHookTests {
         fixture.host.driver.background()
         fixture.host.driver.foreground()
         #expect(screens(fixture) == ["ViewController", "ViewController"])
-        #expect(fixture.sink.all.last?.details.screenViewReason == .foreground)
+        #expect(fixture.sink.interactions.last?.details.screenViewReason == .foreground)
     }
 
     @Test("a child contained in an ordinary screen is not a screen of its own")
@@ -89,12 +90,12 @@ struct ScreenViewHookTests {
     @Test("ignored screens and their subclasses record nothing")
     func ignored() throws {
         let app = try SampleApp()
-        let sink = RecordingSink()
+        let sink = recordingSink()
         let context = InteractionContext(sink: sink, exclusions: TrackingExclusions(screenTypes: TrackingExclusions.systemScreenTypes.union(["ViewController"])))
         _ = try ScreenViewAppearHook().install(on: app.host, context: context)
         try app.launch()
         try app.host.driver.push(app.settingsScreen, on: app.navigation)
-        #expect(sink.all.map { $0.screen?.typeName } == ["SettingsViewController"])
+        #expect(sink.interactions.map { $0.screen?.typeName } == ["SettingsViewController"])
     }
 
     @Test("rule 6: uninstalled: appearances run their originals and record nothing, foreground included")

@@ -4,6 +4,7 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
+import AutoTrackTesting
 import AutoTrackRuntime
 import Testing
 
@@ -18,7 +19,7 @@ struct SendActionHookTests {
         let button = try fixture.makeBuyButton()
         try fixture.host.driver.tap(button)
         #expect(fixture.app.log.all == [.click, .buy])
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.point == .sendAction)
         #expect(click.details.actionName == "buyTapped:")
         #expect(click.element?.properties["$element_content"] == "Buy now")
@@ -34,7 +35,7 @@ struct SendActionHookTests {
         button.customElementID = "buy-primary"
         button.customProperties = ["campaign": "winter", "$element_content": "Buy (custom)"]
         try fixture.host.driver.tap(button)
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.element?.properties["$element_id"] == "buy-primary")
         #expect(click.element?.properties["campaign"] == "winter")
         #expect(click.element?.properties["$element_content"] == "Buy (custom)", "the app's value wins over the collected one")
@@ -64,7 +65,7 @@ struct SendActionHookTests {
         try fixture.host.driver.slide(slider, to: 0.8, steps: 4)
         #expect(fixture.app.log.count(.volumeChanged) == 5, "four value changes and the touch-up, every one delivered")
         #expect(fixture.sink.count == 1)
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.element?.properties["$element_content"] == "0.8")
         #expect(click.element?.properties["$element_type"] == "UISlider")
         #expect(fixture.app.log.all.firstIndex(of: .click) == 3, "recorded at the last value change, before its original")
@@ -79,7 +80,7 @@ struct SendActionHookTests {
         try fixture.host.driver.tap(stepper)
         try fixture.host.driver.tap(stepper)
         #expect(fixture.app.log.count(.quantityChanged) == 2)
-        #expect(fixture.sink.all.map { $0.element?.properties["$element_content"] } == ["2", "3"])
+        #expect(fixture.sink.interactions.map { $0.element?.properties["$element_content"] } == ["2", "3"])
     }
 
     @Test("a tab bar item tap is one click with the tab's title and index, on the screen being left", arguments: strategies)
@@ -91,7 +92,7 @@ struct SendActionHookTests {
         try fixture.host.driver.selectTab(1, in: tabs)
         #expect(tabs.selectedIndex == 1)
         #expect(fixture.sink.count == 1, "UIKit's private tab action does not hide the user's tap")
-        let click = try #require(fixture.sink.all.first)
+        let click = try #require(fixture.sink.interactions.first)
         #expect(click.element?.properties["$element_content"] == "Profile")
         #expect(click.element?.properties["$element_position"] == "1")
         #expect(click.element?.properties["$element_type"] == "UITabBarItem")
@@ -123,8 +124,8 @@ struct SendActionHookTests {
         #expect(fixture.app.log.count(.switchChanged) == 3, "the merged pair is sent once per event, as UIKit does")
         #expect(fixture.sink.count == 1)
         // Recorded at touch-down, before any original ran and before the switch flipped.
-        #expect(fixture.sink.all[0].element?.properties["$element_content"] == "unchecked")
-        #expect(fixture.sink.all[0].element?.properties["$element_switch_state"] == false)
+        #expect(fixture.sink.interactions[0].element?.properties["$element_content"] == "unchecked")
+        #expect(fixture.sink.interactions[0].element?.properties["$element_switch_state"] == false)
     }
 
     @Test("rule 2: with only a value-changed target, the click shows the switch's new state")
@@ -133,7 +134,7 @@ struct SendActionHookTests {
         try fixture.install(ControlSendActionHook())
         try fixture.host.driver.tap(fixture.app.notificationsSwitch)
         #expect(fixture.app.log.all == [.click, .switchChanged])
-        #expect(fixture.sink.all[0].element?.properties["$element_content"] == "checked")
+        #expect(fixture.sink.interactions[0].element?.properties["$element_content"] == "checked")
     }
 
     @Test("rule 2: two stacked hooks of ours are one click")
@@ -242,13 +243,13 @@ struct SendActionHookTests {
         try fixture.install(ControlSendActionHook())
         try fixture.host.driver.type("shoes", into: fixture.app.searchField)
         #expect(fixture.sink.count == 1)
-        #expect(fixture.sink.all[0].details.actionName == "_searchFieldEndEditing")
-        #expect(fixture.sink.all[0].element?.properties["$search_text"] == "shoes")
+        #expect(fixture.sink.interactions[0].details.actionName == "_searchFieldEndEditing")
+        #expect(fixture.sink.interactions[0].element?.properties["$search_text"] == "shoes")
     }
 
     @Test("rule 4: a sink that throws: the original runs once, nothing crashes, the failure is counted")
     func throwingSink() throws {
-        let failing = ThrowingSink()
+        let failing = InMemoryInteractionSink(failingWith: InMemoryInteractionSink.Failure())
         let fixture = try Fixture(sink: failing)
         try fixture.install(ControlSendActionHook())
         try fixture.host.driver.tap(try fixture.makeBuyButton())

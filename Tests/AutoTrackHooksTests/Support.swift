@@ -4,47 +4,27 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
+import AutoTrackTesting
 import AutoTrackRuntime
 import Synchronization
 
-/// Collects interactions; optionally logs "click" into the app log so tests can check
+/// A recording sink that logs a click into `log` as it receives, so tests can check
 /// that the click came before the original.
-final class RecordingSink: InteractionSink {
-    let interactions = Mutex<[Interaction]>([])
-    let appLog: AppLog?
-
-    init(appLog: AppLog? = nil) { self.appLog = appLog }
-
-    func receive(_ interaction: Interaction) throws {
-        interactions.withLock { $0.append(interaction) }
-        appLog?.record(.click)
-    }
-
-    var all: [Interaction] { interactions.withLock { $0 } }
-    var count: Int { interactions.withLock { $0.count } }
-}
-
-/// A sink that always fails.
-final class ThrowingSink: InteractionSink {
-    struct Failure: Error {}
-    let attempts = Mutex(0)
-    func receive(_ interaction: Interaction) throws {
-        attempts.withLock { $0 += 1 }
-        throw Failure()
-    }
+func recordingSink(loggingInto log: AppLog? = nil) -> InMemoryInteractionSink {
+    InMemoryInteractionSink { _ in log?.record(.click) }
 }
 
 /// The sample app with a context and a recording sink, launched.
 struct Fixture {
     let app: SampleApp
-    let sink: RecordingSink
+    let sink: InMemoryInteractionSink
     let context: InteractionContext
     var host: ReferenceHost { app.host }
     var runtime: Runtime { app.host.runtime }
 
     init(launch: Bool = true, sink customSink: (any InteractionSink)? = nil) throws {
         app = try SampleApp()
-        sink = RecordingSink(appLog: app.log)
+        sink = recordingSink(loggingInto: app.log)
         context = InteractionContext(sink: customSink ?? sink)
         if launch { try app.launch() }
         app.log.clear()

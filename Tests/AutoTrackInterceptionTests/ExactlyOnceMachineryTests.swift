@@ -1,15 +1,10 @@
 import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackProperties
+import AutoTrackTesting
 import Dispatch
 import Synchronization
 import Testing
-
-final class CollectingSink: InteractionSink {
-    let received = Mutex<[Interaction]>([])
-    func receive(_ interaction: Interaction) throws { received.withLock { $0.append(interaction) } }
-    var count: Int { received.withLock { $0.count } }
-}
 
 final class Token {}
 
@@ -83,7 +78,7 @@ struct ExactlyOnceMachineryTests {
 
     @Test("screen exclusions answer for each hierarchy asked about, not for the last one")
     func screenExclusionsPerHierarchy() {
-        let sink = CollectingSink()
+        let sink = InMemoryInteractionSink()
         let context = InteractionContext(sink: sink)
         func view(_ hierarchy: [String]) -> Interaction {
             Interaction(
@@ -122,7 +117,7 @@ struct ExactlyOnceMachineryTests {
 
     @Test("emit: disabled, filtered and failing sinks are counted, never thrown")
     func emit() {
-        let sink = CollectingSink()
+        let sink = InMemoryInteractionSink()
         let context = InteractionContext(
             sink: sink, exclusions: TrackingExclusions(elementTypes: ["UIStepper"], accessibilityIdentifiers: ["debug"]))
         func click(type: String = "UIButton", id: String? = nil, action: String = "tap:", screen: String = "Home") -> Interaction {

@@ -1,26 +1,20 @@
 import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackProperties
+import AutoTrackTesting
 import Synchronization
 import Testing
 
-/// A sink that logs `record` into a shared log, or throws.
-final class LoggingSink: InteractionSink {
-    struct Failure: Error {}
-    let log: Mutex<[String]>
-    let throwing: Bool
+/// What a test saw, in order: the sink's `record` and the original's `original`.
+final class Transcript: Sendable {
+    private let lines = Mutex<[String]>([])
+    func record(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
 
-    init(throwing: Bool = false) {
-        log = Mutex([])
-        self.throwing = throwing
-    }
-
-    func receive(_ interaction: Interaction) throws {
-        if throwing { throw Failure() }
-        log.withLock { $0.append("record") }
-    }
-
-    var entries: [String] { log.withLock { $0 } }
+/// A recording sink that writes `record` into `transcript` as it receives (or throws).
+func loggingSink(_ transcript: Transcript, throwing: Bool = false) -> InMemoryInteractionSink {
+    InMemoryInteractionSink(failingWith: throwing ? InMemoryInteractionSink.Failure() : nil) { _ in transcript.record("record") }
 }
 
 @Suite("The exactly-once combinator")
@@ -45,8 +39,8 @@ struct InterceptorTests {
 
     @Test("the original runs exactly once, after recording, and its result comes back on every path", arguments: Path.allCases)
     func everyPath(_ path: Path) throws {
-        let sink = LoggingSink(throwing: path == .sinkThrows)
-        let context = InteractionContext(sink: sink)
+        let transcript = Transcript()
+        let context = InteractionContext(sink: loggingSink(transcript, throwing: path == .sinkThrows))
         let hookSwitch = HookSwitch(isOn: path != .uninstalled)
         let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: "test")
         if path == .disabled { context.isEnabled = false }
@@ -70,7 +64,7 @@ struct InterceptorTests {
                 default: return Self.click()
                 }
             } original: {
-                sink.log.withLock { $0.append("original") }
+                transcript.record("original")
                 return 42
             }
         }
@@ -79,7 +73,7 @@ struct InterceptorTests {
             : call()
 
         #expect(result == 42)
-        #expect(sink.entries == (path.records ? ["record", "original"] : ["original"]))
+        #expect(transcript.all == (path.records ? ["record", "original"] : ["original"]))
         let counts = context.diagnostics
         var expected = InterceptionDiagnostics()
         switch path {
@@ -98,8 +92,8 @@ struct InterceptorTests {
 
     @Test("an original that throws is run once and its error passes through unchanged")
     func originalThrows() {
-        let sink = LoggingSink()
-        let interceptor = Interceptor(context: InteractionContext(sink: sink), hookSwitch: HookSwitch(), capturedBy: "test")
+        let transcript = Transcript()
+        let interceptor = Interceptor(context: InteractionContext(sink: loggingSink(transcript)), hookSwitch: HookSwitch(), capturedBy: "test")
         let calls = Mutex(0)
         #expect(throws: OriginalFailure()) {
             try interceptor.intercept { Self.click() } original: { () throws(OriginalFailure) -> Void in
@@ -108,12 +102,12 @@ struct InterceptorTests {
             }
         }
         #expect(calls.withLock { $0 } == 1)
-        #expect(sink.entries == ["record"])
+        #expect(transcript.all == ["record"])
     }
 
     @Test("the dedupe key is not built while tracking is off")
     func lazyDedupe() {
-        let context = InteractionContext(sink: LoggingSink())
+        let context = InteractionContext(sink: InMemoryInteractionSink())
         context.isEnabled = false
         let interceptor = Interceptor(context: context, hookSwitch: HookSwitch(), capturedBy: "test")
         let built = Mutex(0)
@@ -127,7 +121,7 @@ struct InterceptorTests {
 
     @Test("prepare-then-forward: the prepared argument reaches the original once; a failing preparation hands the caller's")
     func forwardPrepared() {
-        let context = InteractionContext(sink: LoggingSink())
+        let context = InteractionContext(sink: InMemoryInteractionSink())
         let hookSwitch = HookSwitch()
         let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: "test")
         var seen: [Int] = []
@@ -141,7 +135,7 @@ struct InterceptorTests {
 
     @Test("forward-then-follow-up: the original runs once; a failing follow-up returns the original's result")
     func forwardThen() {
-        let context = InteractionContext(sink: LoggingSink())
+        let context = InteractionContext(sink: InMemoryInteractionSink())
         let interceptor = Interceptor(context: context, hookSwitch: HookSwitch(), capturedBy: "test")
         let calls = Mutex(0)
         let adjusted = interceptor.forward { () -> Int in

@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackTesting
 import AutoTrackInterception
 import AutoTrackProperties
 import Foundation
@@ -45,7 +46,7 @@ struct AutoTrackSettingsTests {
 
     /// A click on `element` on a screen of type `screen` (whose ancestors are `superScreens`).
     static func click(on element: Element, screen: String, superScreens: [String] = [], action: String = "tapped:") -> Interaction {
-        let context = InteractionContext(sink: DiscardingSink())
+        let context = InteractionContext(sink: InMemoryInteractionSink())
         let page = Screen(screen, superTypeNames: superScreens)
         page.rootView.addChild(element)
         return Interaction(point: .sendAction, element: context.snapshot(of: element), screen: context.snapshot(of: page),
@@ -53,13 +54,9 @@ struct AutoTrackSettingsTests {
     }
 
     static func screenView(_ screen: String, superScreens: [String] = []) -> Interaction {
-        let context = InteractionContext(sink: DiscardingSink())
+        let context = InteractionContext(sink: InMemoryInteractionSink())
         return Interaction(point: .screenView, element: nil, screen: context.snapshot(of: Screen(screen, superTypeNames: superScreens)),
                            details: InteractionDetails(screenViewReason: .appear), capturedBy: "test")
-    }
-
-    final class DiscardingSink: InteractionSink {
-        func receive(_ interaction: Interaction) throws {}
     }
 
     @Test("event types switch on and off while the tracker runs; what they skip is counted")
@@ -81,9 +78,9 @@ struct AutoTrackSettingsTests {
         tracker.autoTrackSettings = .standard
         tracker.trackAppEnd()
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppClick", "$AppViewScreen", "$AppClick", "$AppEnd"])
+        #expect(collected.eventNames == ["$AppClick", "$AppViewScreen", "$AppClick", "$AppEnd"])
         #expect(tracker.diagnostics.ignoredBySettings == 4)
-        let appEnd = try #require(collected.events.withLock { $0.last })
+        let appEnd = try #require(collected.events.last)
         #expect(appEnd.properties["$event_duration"] != nil, "a session started while $AppStart was off still has a length")
     }
 
@@ -105,8 +102,8 @@ struct AutoTrackSettingsTests {
         try sink.receive(Self.click(on: Element("UIButton", role: .button, text: "Kept"), screen: "Home"))
         try sink.receive(Self.screenView("Home"))
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppClick", "$AppViewScreen"])
-        #expect(collected.events.withLock { $0.first?.properties["$element_content"] } == "Kept")
+        #expect(collected.eventNames == ["$AppClick", "$AppViewScreen"])
+        #expect(collected.events.first?.properties["$element_content"] == "Kept")
         #expect(tracker.diagnostics.ignoredBySettings == 4)
     }
 
@@ -127,7 +124,7 @@ struct AutoTrackSettingsTests {
         try tracker.interactionSink.receive(Self.click(on: Element("UIButton", role: .button, text: "Buy"), screen: "Home"))
         try tracker.interactionSink.receive(Self.screenView("Home"))
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppViewScreen"])
+        #expect(collected.eventNames == ["$AppViewScreen"])
     }
 
     @Test("$AppPageLeave: each screen left — by the next screen or the background — once, with its duration and properties")
@@ -152,7 +149,7 @@ struct AutoTrackSettingsTests {
         clock.advance(by: 500)
         try sink.receive(Self.screenView("HomeViewController"))
         tracker.waitUntilQueued()
-        let events = collected.events.withLock { $0 }
+        let events = collected.events
         #expect(events.map(\.name.rawValue) == [
             "$AppViewScreen", "$AppClick", "$AppPageLeave", "$AppViewScreen", "$AppPageLeave", "$AppEnd", "$AppStart",
             "$AppViewScreen", "$AppPageLeave", "$AppViewScreen",
@@ -175,7 +172,7 @@ struct AutoTrackSettingsTests {
         try sink.receive(Self.screenView("HomeViewController"))
         try sink.receive(Self.screenView("DetailViewController"))
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppViewScreen", "$AppViewScreen"])
+        #expect(collected.eventNames == ["$AppViewScreen", "$AppViewScreen"])
         tracker.autoTrackSettings = AutoTrackSettings(eventTypes: .all, ignoredScreenTypes: ["DebugViewController"])
         try sink.receive(Self.screenView("HomeViewController"))
         clock.advance(by: 3_000)
@@ -183,7 +180,7 @@ struct AutoTrackSettingsTests {
         clock.advance(by: 9_000)
         tracker.trackAppEnd()
         tracker.waitUntilQueued()
-        let leaves = collected.events.withLock { $0 }.filter { $0.name == .appPageLeave }
+        let leaves = collected.events.filter { $0.name == .appPageLeave }
         #expect(leaves.map { $0.properties["$screen_name"] } == ["DetailViewController", "HomeViewController"])
         #expect(leaves.last?.properties["event_duration"] == .number(3), "left when the ignored screen appeared, not at the background")
     }
@@ -204,8 +201,8 @@ struct AutoTrackSettingsTests {
         clock.advance(by: 7_000)
         tracker.trackAppEnd()
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppViewScreen", "$AppPageLeave", "$AppEnd"])
-        let leave = try #require(collected.events.withLock { $0 }.first { $0.name == .appPageLeave })
+        #expect(collected.eventNames == ["$AppViewScreen", "$AppPageLeave", "$AppEnd"])
+        let leave = try #require(collected.events.first { $0.name == .appPageLeave })
         #expect(leave.properties["event_duration"] == .number(2), "left when the excluded screen appeared, not at the background")
         #expect(context.diagnostics.filtered == 1)
     }
@@ -231,7 +228,7 @@ struct FilterPipelineTests {
         context.emit(AutoTrackSettingsTests.click(on: button, screen: "DebugViewController"))
         context.emit(AutoTrackSettingsTests.screenView("DebugViewController"))
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppViewScreen", "$AppPageLeave"], "an ignored screen still ends the page shown before it")
+        #expect(collected.eventNames == ["$AppViewScreen", "$AppPageLeave"], "an ignored screen still ends the page shown before it")
         #expect(context.diagnostics.delivered == 1)
         #expect(context.diagnostics.filtered == 2)
         #expect(tracker.diagnostics.ignoredBySettings == 2)

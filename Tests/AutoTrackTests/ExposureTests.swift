@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackTesting
 import AutoTrackInterception
 import AutoTrackProperties
 import Foundation
@@ -103,7 +104,7 @@ import Testing
 
     struct Fixture {
         let tracker: Tracker
-        let events: CollectedEvents
+        let events: InMemoryTracker
         let clock: ManualTimestampSource
         let monitor: ElementExposureMonitor
 
@@ -115,7 +116,7 @@ import Testing
 
         var exposures: [Event] {
             tracker.waitUntilQueued()
-            return events.events.withLock { $0 }.filter { $0.name != .appStart }
+            return events.events.filter { $0.name != .appStart }
         }
     }
 

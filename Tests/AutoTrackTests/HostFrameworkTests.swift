@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackTesting
 import AutoTrackInterception
 import AutoTrackProperties
 import Foundation
@@ -90,10 +91,8 @@ struct HostFrameworkTests {
     func minimalHost() throws {
         let directory = temporaryDirectory("mini-host")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let collected = CollectedEvents()
-        let tracker = try Tracker(configuration: TrackerConfiguration(
-            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
-            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
+        let collected = try InMemoryTracker(storeDirectory: directory) { $0.clock = SystemTimestampSource() }
+        let tracker = collected.tracker
         let page = MiniHost.Page("CheckoutPage", title: "Checkout")
         let form = page.root.add(MiniHost.Widget("MiniForm", page: page))
         form.add(MiniHost.Widget("MiniLabel", role: .label, label: "Total", page: page))
@@ -105,7 +104,7 @@ struct HostFrameworkTests {
         reporter.tapped(pay)
         tracker.waitUntilQueued()
 
-        let events = collected.events.withLock { $0 }
+        let events = collected.events
         #expect(events.map(\.name) == [.appStart, .appViewScreen, .appClick])
         let click = try #require(events.last).properties
         #expect(click["$screen_name"] == "CheckoutPage")
@@ -124,10 +123,8 @@ struct HostFrameworkTests {
     func referrerAfterHotStart() throws {
         let directory = temporaryDirectory("referrer")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let collected = CollectedEvents()
-        let tracker = try Tracker(configuration: TrackerConfiguration(
-            storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil),
-            eventObserver: { event in collected.events.withLock { $0.append(event) } }))
+        let collected = try InMemoryTracker(storeDirectory: directory) { $0.clock = SystemTimestampSource() }
+        let tracker = collected.tracker
         let context = tracker.makeInteractionContext()
         func show(_ page: MiniHost.Page, reason: InteractionDetails.ScreenViewReason) {
             context.emit(Interaction(
@@ -142,7 +139,7 @@ struct HostFrameworkTests {
         show(detail, reason: .foreground)
         show(home, reason: .appear)
         tracker.waitUntilQueued()
-        let views = collected.events.withLock { $0 }.filter { $0.name == .appViewScreen }
+        let views = collected.events.filter { $0.name == .appViewScreen }
         #expect(views.map { $0.properties["$referrer"] } == [nil, "HomePage", "HomePage", "DetailPage"])
         tracker.shutdown()
     }

@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackTesting
 import AutoTrackSerialization
 import Foundation
 import Synchronization
@@ -37,7 +38,7 @@ struct PassThroughFlushTests {
         }
     }
 
-    private func tracker(_ label: String, transport: any Transport, batchSize: Int) throws -> (Tracker, CollectedEvents) {
+    private func tracker(_ label: String, transport: any Transport, batchSize: Int) throws -> (Tracker, InMemoryTracker) {
         try makeCollectingTracker(temporaryDirectory(label)) {
             $0.transport = .custom(transport)
             $0.flushPolicy = FlushPolicy(batchSize: batchSize, interval: nil)
@@ -121,7 +122,7 @@ struct PassThroughFlushTests {
         #expect(tracker.diagnostics.delivered == 203)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         let decoded = try lines.map { try EventJSONDecoder().decodeEvent(from: Array($0.utf8)) }
-        #expect(decoded == collected.events.withLock { $0 })
+        #expect(decoded == collected.events)
         #expect(LocalFileTransport(file: file).batchesPerDelivery == 16)
         #expect(LocalFileTransport(file: file, batchesPerDelivery: 0).batchesPerDelivery == 1)
         tracker.shutdown()

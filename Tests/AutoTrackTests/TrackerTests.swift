@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackTesting
 import AutoTrackProperties
 import AutoTrackSerialization
 import Foundation
@@ -62,7 +63,7 @@ struct TrackerTests {
         tracker.logout()
         try tracker.track("leave")
         tracker.waitUntilQueued()
-        let events = collected.events.withLock { $0 }
+        let events = collected.events
         #expect(events[0].properties["$model"] == "super-model")
         #expect(events[0].properties["plan"] == "pro")
         #expect(events[0].properties["channel"] == "ad")
@@ -94,7 +95,7 @@ struct TrackerTests {
         clock.advance(by: 60_000)
         tracker.trackAppStart(resumingFromBackground: true)
         tracker.waitUntilQueued()
-        let events = collected.events.withLock { $0 }
+        let events = collected.events
         #expect(events.map(\.name) == [.appStart, .appEnd, .appStart])
         #expect(events[1].properties["$event_duration"] == .number(12.345))
         #expect(events[0].properties["$resume_from_background"] == false)
@@ -109,7 +110,7 @@ struct TrackerTests {
         let (tracker, collected) = try makeCollectingTracker(directory)
         tracker.trackAppStart(resumingFromBackground: false, passively: true)
         tracker.waitUntilQueued()
-        let start = try #require(collected.events.withLock { $0.first })
+        let start = try #require(collected.events.first)
         #expect(start.name == .appStart)
         #expect(start.properties["$app_state"] == "background")
         #expect(start.properties["$resume_from_background"] == false)
@@ -129,7 +130,7 @@ struct TrackerTests {
         try tracker.trackAppClick(element: canvas, properties: ["bar": "Monday", "chart": "daily"])
         #expect(throws: ValidationError.self) { try tracker.trackAppClick(element: canvas, properties: ["$bad key": "x"]) }
         tracker.waitUntilQueued()
-        let events = collected.events.withLock { $0 }
+        let events = collected.events
         let click = try #require(events.first)
         #expect(events.count == 1)
         #expect(click.name == .appClick)

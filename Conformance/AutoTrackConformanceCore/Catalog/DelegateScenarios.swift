@@ -4,6 +4,7 @@ import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
+import AutoTrackTesting
 
 /// Delegate-selection scenarios (`DS-`).
 enum DelegateScenarios {

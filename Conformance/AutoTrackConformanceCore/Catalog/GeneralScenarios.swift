@@ -3,6 +3,7 @@ import AutoTrackInterception
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
+import AutoTrackTesting
 import Dispatch
 import Foundation
 import Synchronization
@@ -145,7 +146,7 @@ enum GeneralScenarios {
             failure: "An exception in the tracking path (full disk, bad JSON) aborts the user's tap.",
             rules: [.failOpen, .originalOnce]
         ) { run in
-            let failing = try run.variant(sink: FailingSink())
+            let failing = try run.variant(sink: InMemoryInteractionSink(failingWith: InMemoryInteractionSink.Failure()))
             let fixture = fixture(failing)
             try failing.install()
             try fixture.prepare(failing)

@@ -4,6 +4,7 @@ import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
+import AutoTrackTesting
 
 /// Gesture (`GR-`) and alert-action (`AA-`) scenarios.
 enum GestureAndAlertScenarios {

@@ -3,6 +3,7 @@ import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
+import AutoTrackTesting
 
 /// Scenarios generated from the contract's matrix rather than written one by one: for
 /// every interception point, each object-lifetime case (rule 6) and each call path
@@ -200,7 +201,7 @@ enum MatrixScenarios {
             try baselineUse(baseline)
             // And with it, on the path.
             let run: ScenarioRun = switch path {
-            case .sinkThrows: try outer.variant(sink: FailingSink())
+            case .sinkThrows: try outer.variant(sink: InMemoryInteractionSink(failingWith: InMemoryInteractionSink.Failure()))
             case .screenIgnored: try outer.variant(exclusions: TrackingExclusions(screenTypes: ["UIViewController"]))
             default: outer
             }

@@ -4,6 +4,7 @@ import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
+import AutoTrackTesting
 
 /// Screen-view scenarios (`SV-`).
 enum ScreenViewScenarios {

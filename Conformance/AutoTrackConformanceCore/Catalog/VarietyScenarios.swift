@@ -4,6 +4,7 @@ import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
+import AutoTrackTesting
 
 /// Fixture variety the one-fixture-per-point scenarios miss — both list kinds, several
 /// delegates of different classes, classes registered after install, several controls

@@ -9,7 +9,8 @@ public import AutoTrackReferenceUI
 public import AutoTrackSampleApp
 /// AutoTrackRuntime: `Runtime` appears in this file's public API.
 public import AutoTrackRuntime
-import Synchronization
+/// AutoTrackTesting: `InMemoryInteractionSink` appears in this file's public API.
+public import AutoTrackTesting
 
 /// One execution of one scenario against one subject: a fresh sample app, a recording
 /// sink, the subject (installed on demand) and the checks made so far.
@@ -25,7 +26,7 @@ public final class ScenarioRun: @unchecked Sendable {
     public let app: SampleApp
     /// The sink: records interactions, and logs `click` into the app's log so that the
     /// order of clicks and originals is visible in one place.
-    public let sink: RecordingSink
+    public let sink: InMemoryInteractionSink
     /// The context the subject reports to.
     public let context: InteractionContext
     /// The handles of installations made through ``install()``.
@@ -49,7 +50,8 @@ public final class ScenarioRun: @unchecked Sendable {
         self.backend = backend
         app = try SampleApp(host: try ReferenceHost(runtime: backend.makeRuntime()))
         app.log.keepsCalls = true
-        self.sink = RecordingSink(log: app.log)
+        let log = app.log
+        self.sink = InMemoryInteractionSink { _ in log.record(.click) }
         context = InteractionContext(sink: sink ?? self.sink, pathStyle: pathStyle, exclusions: exclusions)
     }
 
@@ -156,32 +158,4 @@ struct FrameworkMethods {
     func changes(to later: FrameworkMethods) -> Set<HookedMethod> {
         Set(later.implementations.filter { implementations[$0.key] != $0.value }.keys)
     }
-}
-
-/// A sink that records interactions and logs `click` into the app's log.
-public final class RecordingSink: InteractionSink {
-    private let recorded = Mutex<[Interaction]>([])
-    private let log: AppLog
-
-    /// Creates a sink logging into `log`.
-    public init(log: AppLog) { self.log = log }
-
-    /// Records and logs.
-    public func receive(_ interaction: Interaction) throws {
-        recorded.withLock { $0.append(interaction) }
-        log.record(.click)
-    }
-
-    /// The interactions so far.
-    public var interactions: [Interaction] { recorded.withLock { $0 } }
-    /// How many.
-    public var count: Int { recorded.withLock { $0.count } }
-    /// Forgets them.
-    public func clear() { recorded.withLock { $0.removeAll() } }
-}
-
-/// A sink that always throws.
-final class FailingSink: InteractionSink {
-    struct Failure: Error {}
-    func receive(_ interaction: Interaction) throws { throw Failure() }
 }
