@@ -12,22 +12,19 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "AutoTrack",
+    // What users depend on, one product per kind of user (README, "Products"): the SDK
+    // core an app embeds; the machinery for hooks on a runtime; the reference host; the
+    // built-in hooks; the conformance kit; test doubles; a local collector.
     products: [
-        .library(name: "AutoTrackEvents", targets: ["AutoTrackEvents"]),
-        .library(name: "AutoTrackSerialization", targets: ["AutoTrackSerialization"]),
-        .library(name: "AutoTrackProperties", targets: ["AutoTrackProperties"]),
-        .library(name: "AutoTrackInterception", targets: ["AutoTrackInterception"]),
+        .library(
+            name: "AutoTrack",
+            targets: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"]),
         .library(name: "AutoTrackMethodWrapping", targets: ["AutoTrackMethodWrapping"]),
-        .library(name: "AutoTrackRuntime", targets: ["AutoTrackRuntime"]),
-        .library(name: "AutoTrackModelBackend", targets: ["AutoTrackModelBackend"]),
-        .library(name: "AutoTrackReferenceUI", targets: ["AutoTrackReferenceUI"]),
-        .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks"]),
-        .library(name: "AutoTrack", targets: ["AutoTrack"]),
-        .library(name: "AutoTrackReferenceHostIntegration", targets: ["AutoTrackReferenceHostIntegration"]),
-        .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
+        .library(name: "AutoTrackReferenceHost", targets: ["AutoTrackRuntime", "AutoTrackModelBackend", "AutoTrackReferenceUI"]),
+        .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks", "AutoTrackReferenceHostIntegration"]),
+        .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance", "AutoTrackConformanceCore"]),
         .library(name: "AutoTrackTesting", targets: ["AutoTrackTesting"]),
-        .library(name: "AutoTrackConformanceCore", targets: ["AutoTrackConformanceCore"]),
-        .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance"]),
+        .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
     targets: [

@@ -178,8 +178,8 @@ public final class SampleApp {
     // MARK: Screens
 
     private func buildScreens() throws(RuntimeError) {
-        navigation = host.makeController("MyNavigationController")
-        listScreen = host.makeController("ViewController", title: "商品列表")
+        navigation = try host.makeController("MyNavigationController")
+        listScreen = try host.makeController("ViewController", title: "商品列表")
         listScreen.navigationTitle = "Products"
         let list = listScreen!
         listScreen.rightBarButtonItems = [
@@ -189,19 +189,20 @@ public final class SampleApp {
         try host.runtime.call(navigation, "addChildViewController:", listScreen)
 
         let root = listScreen.view
-        bannerImage = host.makeView("UIImageView", frame: Rect(x: 0, y: 88, width: 390, height: 120))
+        bannerImage = try host.makeView("UIImageView", frame: Rect(x: 0, y: 88, width: 390, height: 120))
         bannerImage.imageName = "banner"
         root.addSubview(bannerImage)
         bannerImage.addGestureRecognizer(try host.makeGestureRecognizer("UITapGestureRecognizer", target: list, action: "bannerTapped:"))
         bannerImage.addGestureRecognizer(try host.makeGestureRecognizer("UILongPressGestureRecognizer", target: list, action: "bannerPressed:"))
 
         let host = self.host
-        table = host.makeList("UITableView", content: ListContent(rowsPerSection: [6, 4, 3], cellClass: { _ in "MyTableViewCell" }) {
+        table = try host.makeList("UITableView", content: ListContent(rowsPerSection: [6, 4, 3], cellClass: { _ in "MyTableViewCell" }) {
             cell, indexPath in
             let content: ViewObject = cell.contentView
-            if content.subviews.isEmpty {
-                content.addSubview(host.makeLabel(""))
-                let buy = host.makeControl("UIButton", title: "Buy", frame: Rect(x: 300, y: 8, width: 60, height: 28))
+            // A data source cannot throw: the cell's views are the framework's own classes.
+            if content.subviews.isEmpty, let label = try? host.makeLabel(""),
+               let buy = try? host.makeControl("UIButton", title: "Buy", frame: Rect(x: 300, y: 8, width: 60, height: 28)) {
+                content.addSubview(label)
                 try? buy.addTarget(list, action: "buyTapped:", for: .touchUpInside)
                 content.addSubview(buy)
             }
@@ -214,11 +215,11 @@ public final class SampleApp {
         table.setDelegate(listScreen)
         table.reloadData()
 
-        collectionScreen = host.makeController("CollectionViewController", title: "Collection")
-        collection = host.makeList("UICollectionView", content: ListContent(rowsPerSection: [8], cellClass: { _ in "MyCollectionViewCell" }) {
+        collectionScreen = try host.makeController("CollectionViewController", title: "Collection")
+        collection = try host.makeList("UICollectionView", content: ListContent(rowsPerSection: [8], cellClass: { _ in "MyCollectionViewCell" }) {
             cell, indexPath in
             let content: ViewObject = cell.contentView
-            if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
+            if content.subviews.isEmpty, let label = try? host.makeLabel("") { content.addSubview(label) }
             content.subviews[0].text = "Tile \(indexPath.item)"
         })
         collection.frame = Rect(x: 0, y: 88, width: 390, height: 756)
@@ -226,32 +227,32 @@ public final class SampleApp {
         collection.setDelegate(collectionScreen)
         collection.reloadData()
 
-        settingsScreen = host.makeController("SettingsViewController", title: "Settings")
+        settingsScreen = try host.makeController("SettingsViewController", title: "Settings")
         let settings = settingsScreen!
         let settingsRoot = settingsScreen.view
-        notificationsSwitch = host.makeControl("UISwitch", frame: Rect(x: 300, y: 100, width: 51, height: 31))
+        notificationsSwitch = try host.makeControl("UISwitch", frame: Rect(x: 300, y: 100, width: 51, height: 31))
         try notificationsSwitch.addTarget(settings, action: "switchChanged:", for: .valueChanged)
-        themeSegments = host.makeControl("UISegmentedControl", frame: Rect(x: 16, y: 150, width: 358, height: 32))
+        themeSegments = try host.makeControl("UISegmentedControl", frame: Rect(x: 16, y: 150, width: 358, height: 32))
         themeSegments.segmentTitles = ["Light", "Dark", "Auto"]
         try themeSegments.addTarget(settings, action: "themeChanged:", for: .valueChanged)
-        nameField = host.makeControl("UITextField", frame: Rect(x: 16, y: 200, width: 358, height: 34))
+        nameField = try host.makeControl("UITextField", frame: Rect(x: 16, y: 200, width: 358, height: 34))
         try nameField.addTarget(settings, action: "nameChanged:", for: .editingChanged)
-        passwordField = host.makeControl("UITextField", frame: Rect(x: 16, y: 250, width: 358, height: 34))
+        passwordField = try host.makeControl("UITextField", frame: Rect(x: 16, y: 250, width: 358, height: 34))
         passwordField.isSecureTextEntry = true
         try passwordField.addTarget(settings, action: "passwordChanged:", for: .editingChanged)
-        let searchBar = host.makeView("UISearchBar", frame: Rect(x: 0, y: 300, width: 390, height: 56))
-        searchField = host.makeControl("UISearchBarTextField", frame: Rect(x: 8, y: 10, width: 374, height: 36))
+        let searchBar = try host.makeView("UISearchBar", frame: Rect(x: 0, y: 300, width: 390, height: 56))
+        searchField = try host.makeControl("UISearchBarTextField", frame: Rect(x: 8, y: 10, width: 374, height: 36))
         try searchField.addTarget(searchBar, action: "_searchFieldBeginEditing", for: .editingDidBegin)
         try searchField.addTarget(searchBar, action: "_searchFieldEndEditing", for: .editingDidEnd)
         searchBar.addSubview(searchField)
         // A button wired with a closure (UIAction), as iOS 14+ apps do.
-        shareButton = host.makeControl("UIButton", title: "Share", frame: Rect(x: 16, y: 380, width: 120, height: 44))
+        shareButton = try host.makeControl("UIButton", title: "Share", frame: Rect(x: 16, y: 380, width: 120, height: 44))
         let log = self.log
         try shareButton.addAction(title: "share", for: .touchUpInside) { _ in log.record(.share) }
-        volumeSlider = host.makeControl("UISlider", frame: Rect(x: 16, y: 440, width: 358, height: 31))
+        volumeSlider = try host.makeControl("UISlider", frame: Rect(x: 16, y: 440, width: 358, height: 31))
         volumeSlider.value = 0.5
         try volumeSlider.addTarget(settings, action: "volumeChanged:", for: .valueChanged)
-        quantityStepper = host.makeControl("UIStepper", frame: Rect(x: 16, y: 490, width: 94, height: 32))
+        quantityStepper = try host.makeControl("UIStepper", frame: Rect(x: 16, y: 490, width: 94, height: 32))
         quantityStepper.value = 1
         try quantityStepper.addTarget(settings, action: "quantityChanged:", for: .valueChanged)
         for view in [notificationsSwitch!, themeSegments!, nameField!, passwordField!] as [ViewObject]
@@ -259,18 +260,18 @@ public final class SampleApp {
             settingsRoot.addSubview(view)
         }
 
-        pagesScreen = host.makeController("PagesViewController", title: "Pages")
+        pagesScreen = try host.makeController("PagesViewController", title: "Pages")
         for index in 0..<4 {
-            let page = host.makeController("PageChildViewController", title: "Page \(index)")
+            let page = try host.makeController("PageChildViewController", title: "Page \(index)")
             try host.runtime.call(pagesScreen, "addChildViewController:", page)
-            page.view.addSubview(host.makeLabel("Page \(index) content"))
+            page.view.addSubview(try host.makeLabel("Page \(index) content"))
         }
 
-        accountTabs = host.makeController("MyTabBarController", title: "Account")
+        accountTabs = try host.makeController("MyTabBarController", title: "Account")
         for (screen, title) in [("OrdersViewController", "Orders"), ("ProfileViewController", "Profile")] {
-            let tab = host.makeController(screen, title: title)
+            let tab = try host.makeController(screen, title: title)
             try host.runtime.call(accountTabs, "addChildViewController:", tab)
-            tab.view.addSubview(host.makeLabel("\(title) content"))
+            tab.view.addSubview(try host.makeLabel("\(title) content"))
         }
     }
 

@@ -13,11 +13,11 @@ struct DelegateSelectionHookTests {
     static let strategies: [any InterceptionHook<ReferenceHost>] = [ExchangeDelegateHook(), SubclassDelegateHook(), ProxyDelegateHook()]
 
     /// A table made after the hook is installed, with rows "Row 0" …, and `delegate`.
-    func makeTable(_ fixture: Fixture, delegate: RuntimeObject?) -> ListViewObject {
+    func makeTable(_ fixture: Fixture, delegate: RuntimeObject?) throws -> ListViewObject {
         let host = fixture.host
-        let table = host.makeList("UITableView", content: ListContent(rowsPerSection: [6], cellClass: { _ in "MyTableViewCell" }) { cell, indexPath in
+        let table = try host.makeList("UITableView", content: ListContent(rowsPerSection: [6], cellClass: { _ in "MyTableViewCell" }) { cell, indexPath in
             let content: ViewObject = cell.contentView
-            if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
+            if content.subviews.isEmpty, let label = try? host.makeLabel("") { content.addSubview(label) }
             content.subviews[0].text = "Row \(indexPath.row)"
         })
         fixture.app.listScreen.view.addSubview(table)
@@ -31,7 +31,7 @@ struct DelegateSelectionHookTests {
         let fixture = try Fixture()
         try fixture.install(hook)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 5, section: 0), in: table)
         #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 5, section: 0))])
         let click = try #require(fixture.sink.interactions.first)
@@ -62,9 +62,9 @@ struct DelegateSelectionHookTests {
         try fixture.install(hook)
         // The superclass is hooked too: a plain MyTableDelegate is set on another table first.
         let superDelegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
-        let other = makeTable(fixture, delegate: superDelegate)
+        let other = try makeTable(fixture, delegate: superDelegate)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MySubTableDelegate"))
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: table)
         #expect(fixture.app.log.all == [.click, .subclassSelect(IndexPath(row: 2, section: 0)), .delegateSelect(IndexPath(row: 2, section: 0))])
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: other)
@@ -76,7 +76,7 @@ struct DelegateSelectionHookTests {
     func changedAndReset(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
-        let table = makeTable(fixture, delegate: nil)
+        let table = try makeTable(fixture, delegate: nil)
         try fixture.host.driver.select(IndexPath(row: 0, section: 0), in: table)
         let first = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
         table.setDelegate(first)
@@ -95,8 +95,8 @@ struct DelegateSelectionHookTests {
         let fixture = try Fixture()
         try fixture.install(hook)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
-        let first = makeTable(fixture, delegate: delegate)
-        let second = makeTable(fixture, delegate: delegate)
+        let first = try makeTable(fixture, delegate: delegate)
+        let second = try makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: first)
         try fixture.host.driver.select(IndexPath(row: 2, section: 0), in: second)
         #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 1, section: 0)), .click, .delegateSelect(IndexPath(row: 2, section: 0))])
@@ -107,7 +107,7 @@ struct DelegateSelectionHookTests {
         let fixture = try Fixture()
         try fixture.install(hook)
         var delegate: RuntimeObject? = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         delegate = nil
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: table)
         #expect(fixture.app.log.all.isEmpty)
@@ -128,7 +128,7 @@ struct DelegateSelectionHookTests {
             }),
         ])
         let delegate = try fixture.runtime.allocate(cls)
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         let tapped = try #require(table.cell(at: IndexPath(row: 3, section: 0)))
         try fixture.host.driver.select(IndexPath(row: 3, section: 0), in: table)
         #expect(table.cell(at: IndexPath(row: 3, section: 0)) !== tapped, "the original reloaded the list")
@@ -147,7 +147,7 @@ struct DelegateSelectionHookTests {
             }),
         ])
         let delegate = try fixture.runtime.allocate(cls)
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         #expect(try fixture.runtime.call(table, "delegate", returning: RuntimeObject?.self) === delegate)
         #expect(try fixture.runtime.reportedClass(of: delegate)?.name == "HeightDelegate")
         #expect(table.delegateResponds[ListSelectors.tableHeight] == true)
@@ -165,7 +165,7 @@ struct DelegateSelectionHookTests {
         _ = try fixture.install(hook)
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MyTableDelegate"))
         let delegateClass = delegate.realClass
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: table)
         #expect(fixture.sink.count == 1)
         try handle.uninstall()
@@ -202,7 +202,7 @@ struct DelegateSelectionHookTests {
         if order == .twoObserversRemovedFirstToLast || order == .twoObserversRemovedLastToFirst {
             tokens.append(try fixture.runtime.addObservation(of: "rowHeight", on: delegate) { _, _ in })
         }
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         if order == .observedAfterHook { tokens.append(try fixture.runtime.addObservation(of: "title", on: delegate) { _, _ in }) }
         try fixture.host.driver.select(IndexPath(row: 4, section: 0), in: table)
         #expect(fixture.app.log.all == [.click, .delegateSelect(IndexPath(row: 4, section: 0))])
@@ -227,7 +227,7 @@ struct DelegateSelectionHookTests {
         try fixture.install(Self.strategies[first])
         try fixture.install(Self.strategies[second])
         let delegate = try fixture.runtime.allocate(try fixture.host.lookUpClass("MySubTableDelegate"))
-        let table = makeTable(fixture, delegate: delegate)
+        let table = try makeTable(fixture, delegate: delegate)
         try fixture.host.driver.select(IndexPath(row: 1, section: 0), in: table)
         #expect(fixture.app.log.all == [.click, .subclassSelect(IndexPath(row: 1, section: 0)), .delegateSelect(IndexPath(row: 1, section: 0))])
     }
@@ -244,7 +244,7 @@ struct DelegateSelectionHookTests {
             } else {
                 try fixture.install(hook)
             }
-            let table = makeTable(fixture, delegate: delegate)
+            let table = try makeTable(fixture, delegate: delegate)
             if !foreignFirst {
                 installForeignExchangeHook(on: cls, selector: ListSelectors.tableDidSelect, prefix: "rx", runtime: fixture.runtime, log: fixture.app.log, entry: .other)
             }

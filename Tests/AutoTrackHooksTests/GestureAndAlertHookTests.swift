@@ -14,7 +14,7 @@ struct GestureAndAlertHookTests {
 
     /// An image view with a tap recognizer made after the hook is installed.
     func tappableImage(_ fixture: Fixture, kind: String = "UITapGestureRecognizer", action: Selector = "bannerTapped:") throws -> ViewObject {
-        let image = fixture.host.makeView("UIImageView", frame: Rect(x: 0, y: 300, width: 100, height: 100))
+        let image = try fixture.host.makeView("UIImageView", frame: Rect(x: 0, y: 300, width: 100, height: 100))
         image.imageName = "promo"
         fixture.app.listScreen.view.addSubview(image)
         image.addGestureRecognizer(try fixture.host.makeGestureRecognizer(kind, target: fixture.app.listScreen, action: action))
@@ -40,7 +40,7 @@ struct GestureAndAlertHookTests {
     func textViewTap(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
-        let notes = fixture.host.makeView("UITextView", frame: Rect(x: 0, y: 300, width: 300, height: 100))
+        let notes = try fixture.host.makeView("UITextView", frame: Rect(x: 0, y: 300, width: 300, height: 100))
         notes.text = "my private note"
         fixture.app.listScreen.view.addSubview(notes)
         notes.addGestureRecognizer(try fixture.host.makeGestureRecognizer("UITapGestureRecognizer", target: fixture.app.listScreen, action: "bannerTapped:"))
@@ -78,7 +78,7 @@ struct GestureAndAlertHookTests {
         let fixture = try Fixture()
         try fixture.install(hook)
         let recognizer = try fixture.host.makeGestureRecognizer("UITapGestureRecognizer", target: nil, action: nil)
-        let view = fixture.host.makeView()
+        let view = try fixture.host.makeView()
         fixture.app.listScreen.view.addSubview(view)
         view.addGestureRecognizer(recognizer)
         recognizer.addTarget(fixture.app.listScreen, action: "bannerTapped:")

@@ -78,8 +78,8 @@ struct ScreenViewHookTests {
     func containedChild() throws {
         let fixture = try Fixture(launch: false)
         try fixture.install(ScreenViewAppearHook())
-        let parent = fixture.host.makeController("SettingsViewController")
-        let child = fixture.host.makeController("CollectionViewController")
+        let parent = try fixture.host.makeController("SettingsViewController")
+        let child = try fixture.host.makeController("CollectionViewController")
         try fixture.runtime.call(parent, "addChildViewController:", child)
         parent.view.addSubview(child.view)
         try fixture.host.transitions.setRoot(parent)

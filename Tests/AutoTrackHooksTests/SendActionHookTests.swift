@@ -104,7 +104,7 @@ struct SendActionHookTests {
     func threeTargets(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture()
         try fixture.install(hook)
-        let button = fixture.host.makeControl("UIButton", title: "Go")
+        let button = try fixture.host.makeControl("UIButton", title: "Go")
         fixture.app.listScreen.view.addSubview(button)
         // Targets are held weakly by controls: keep them alive.
         let targets = try (0..<3).map { _ in try fixture.runtime.allocate(fixture.app.listScreen.realClass) }
@@ -225,7 +225,7 @@ struct SendActionHookTests {
                 return .void
             }),
         ])
-        let button = fixture.host.makeControl("UIButton", title: "X")
+        let button = try fixture.host.makeControl("UIButton", title: "X")
         let otherTracker = try fixture.runtime.allocate(cls)
         try button.addTarget(otherTracker, action: "growingHookTouch_buy:", for: .touchUpInside)
         try fixture.host.driver.tap(button)

@@ -37,7 +37,7 @@ struct Fixture {
 
     /// A fresh button on the list screen targeting the list screen's `buyTapped:`.
     func makeBuyButton(targets: Int = 1) throws -> ControlObject {
-        let button = host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 10, width: 80, height: 30))
+        let button = try host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 10, width: 80, height: 30))
         app.listScreen.view.addSubview(button)
         for _ in 0..<targets { try button.addTarget(app.listScreen, action: "buyTapped:", for: .touchUpInside) }
         return button

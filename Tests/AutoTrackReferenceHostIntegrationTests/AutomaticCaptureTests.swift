@@ -27,7 +27,7 @@ struct AutomaticCaptureTests {
     /// A launched sample app with one button whose action logs `buy`.
     func makeApp(_ host: ReferenceHost) throws -> (SampleApp, ControlObject) {
         let app = try SampleApp(host: host)
-        let button = host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+        let button = try host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
         app.listScreen.view.addSubview(button)
         try button.addTarget(app.listScreen, action: "buyTapped:", for: .touchUpInside)
         try app.launch()
@@ -94,7 +94,7 @@ struct AutomaticCaptureTests {
         tracker.waitUntilQueued()
         let before = collected.names
         try host.driver.tap(button)
-        try host.driver.push(host.makeController("SettingsViewController", title: "Settings"), on: app.navigation)
+        try host.driver.push(try host.makeController("SettingsViewController", title: "Settings"), on: app.navigation)
         host.driver.background()
         host.driver.foreground()
         tracker.waitUntilQueued()

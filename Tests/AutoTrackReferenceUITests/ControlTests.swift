@@ -14,10 +14,23 @@ struct ControlTests {
         app.log.clear()
     }
 
+    @Test("making an object of a class the host lacks, or of a class of the wrong kind, is a typed error, not a trap")
+    func makingUnknownClassesThrows() throws {
+        let host = app.host
+        #expect(throws: RuntimeError.classNotFound("NoSuchButton")) { try host.makeControl("NoSuchButton") }
+        #expect(throws: RuntimeError.classNotFound("NoSuchController")) { try host.makeController("NoSuchController") }
+        #expect(throws: RuntimeError.classNotFound("NoSuchCell")) { try host.makeCell("NoSuchCell") }
+        #expect(throws: RuntimeError.classNotFound("NoSuchView")) { try host.makeLabel("x", className: "NoSuchView") }
+        let wrongKind = #expect(throws: RuntimeError.self) { try host.makeControl("UITextView") }
+        guard case .typeMismatch? = wrongKind else { Issue.record("expected a type mismatch, got \(String(describing: wrongKind))"); return }
+        #expect(throws: RuntimeError.self) { try host.makeList("UIButton") }
+        #expect(throws: RuntimeError.self) { try host.makeView("UIViewController") }
+    }
+
     @Test("a tap on a control with 3 touch-up-inside targets calls sendAction:to:forEvent: 3 times with one event, each through UIApplication")
     func threeTargets() throws {
         let host = app.host
-        let button = host.makeControl("UIButton", title: "Go")
+        let button = try host.makeControl("UIButton", title: "Go")
         app.listScreen.view.addSubview(button)
         let targets = try (0..<3).map { _ in try host.runtime.allocate(app.listScreen.realClass) }
         for target in targets { try button.addTarget(target, action: "buyTapped:", for: .touchUpInside) }
@@ -34,7 +47,7 @@ struct ControlTests {
     @Test("a nil target walks the responder chain from the button up to the view controller")
     func nilTargetWalksResponderChain() throws {
         let cell = try #require(app.table.cell(at: IndexPath(row: 0, section: 0)))
-        let button = app.host.makeControl("UIButton", title: "Chain")
+        let button = try app.host.makeControl("UIButton", title: "Chain")
         cell.contentView.addSubview(button)
         try button.addTarget(nil, action: "editTapped:", for: .touchUpInside)
         try app.host.driver.tap(button)
@@ -71,7 +84,7 @@ struct ControlTests {
     @Test("closure actions run through sendAction: and never through sendAction:to:forEvent:")
     func closureActions() throws {
         let host = app.host
-        let button = host.makeControl("UIButton", title: "Closure")
+        let button = try host.makeControl("UIButton", title: "Closure")
         let ran = Transcript()
         try button.addAction(for: .touchUpInside) { sender in ran.record(sender === button ? "ran" : "wrong sender") }
         let targetActionSends = CallCounter("sendAction:to:forEvent:", in: try host.lookUpClass("UIControl"), runtime: host.runtime)
@@ -95,7 +108,7 @@ struct ControlTests {
     @Test("a released target is skipped, as UIKit's weak target")
     func releasedTarget() throws {
         let host = app.host
-        let button = host.makeControl("UIButton")
+        let button = try host.makeControl("UIButton")
         do {
             let target = try host.runtime.allocate(app.listScreen.realClass)
             try button.addTarget(target, action: "buyTapped:", for: .touchUpInside)

@@ -20,7 +20,7 @@ struct GestureAndAlertTests {
         let recognizer = try host.makeGestureRecognizer("UITapGestureRecognizer", target: app.listScreen, action: "bannerTapped:")
         recognizer.addTarget(app.listScreen, action: "editTapped:")
         recognizer.addTarget(app.listScreen, action: "editTapped:") // a duplicate pair is not added twice
-        let view = host.makeView("UIView")
+        let view = try host.makeView("UIView")
         view.addGestureRecognizer(recognizer)
         try host.driver.tap(gesturesOn: view)
         #expect(app.log.all == [.bannerTap, .edit])
@@ -38,7 +38,7 @@ struct GestureAndAlertTests {
         let host = app.host
         let recognizer = try host.makeGestureRecognizer("UITapGestureRecognizer", target: nil, action: nil)
         #expect(recognizer.targets.isEmpty)
-        let view = host.makeView()
+        let view = try host.makeView()
         view.addGestureRecognizer(recognizer)
         try host.driver.tap(gesturesOn: view)
         #expect(app.log.all.isEmpty)

@@ -33,16 +33,16 @@ struct ReferenceHostIdentityCacheTests {
         let app = try SampleApp()
         try app.launch()
         let root = app.listScreen.view
-        let card = app.host.makeView("UIView")
+        let card = try app.host.makeView("UIView")
         root.addSubview(card)
-        let first = app.host.makeControl("UIButton", title: "Like")
-        let button = app.host.makeControl("UIButton", title: "Buy")
+        let first = try app.host.makeControl("UIButton", title: "Like")
+        let button = try app.host.makeControl("UIButton", title: "Buy")
         card.addSubview(first)
         card.addSubview(button)
         Self.expectMoves(button, "its sibling brought to the front, before it") { card.addSubview(first) }
         Self.expectMoves(button, "itself brought to the front") { card.addSubview(button) }
         Self.expectMoves(button, "an earlier same-type sibling removed") { first.removeFromSuperview() }
-        let other = app.host.makeView("UIView")
+        let other = try app.host.makeView("UIView")
         root.addSubview(other)
         Self.expectMoves(button, "re-parented") { other.addSubview(button) }
         Self.expectMoves(button, "its parent re-parented") { card.addSubview(other) }
@@ -58,9 +58,9 @@ struct ReferenceHostIdentityCacheTests {
     static func buttonInContainer(_ containerClass: String, title: String) throws -> (app: SampleApp, container: ViewObject, button: ControlObject) {
         let app = try SampleApp()
         try app.launch()
-        let container = app.host.makeView(containerClass)
+        let container = try app.host.makeView(containerClass)
         app.listScreen.view.addSubview(container)
-        let button = app.host.makeControl("UIButton", title: title)
+        let button = try app.host.makeControl("UIButton", title: title)
         container.addSubview(button)
         return (app, container, button)
     }
@@ -140,14 +140,14 @@ struct ReferenceHostIdentityCacheTests {
         let root = app.listScreen.view
         var views = [root]
         var random = SplitMix64(seed: 99)
-        let targets = (0..<4).map { _ in app.host.makeControl("UIButton", title: "B") }
+        let targets = try (0..<4).map { _ in try app.host.makeControl("UIButton", title: "B") }
         for target in targets { root.addSubview(target) }
         views += targets
         for step in 0..<500 {
             let parent = views.randomElement(using: &random)!
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
-                let view = app.host.makeView(["UIView", "UIButton", "UILabel"].randomElement(using: &random)!)
+                let view = try app.host.makeView(["UIView", "UIButton", "UILabel"].randomElement(using: &random)!)
                 parent.addSubview(view)
                 views.append(view)
             case 1:

@@ -19,8 +19,8 @@ struct LifecycleTests {
     }
 
     func navigation(root: String) throws -> (ViewControllerObject, ViewControllerObject) {
-        let navigation = host.makeController("Nav")
-        let first = host.makeController(root)
+        let navigation = try host.makeController("Nav")
+        let first = try host.makeController(root)
         try host.runtime.call(navigation, "addChildViewController:", first)
         try host.transitions.setRoot(navigation)
         return (navigation, first)
@@ -36,7 +36,7 @@ struct LifecycleTests {
     func pushPop() throws {
         let (navigation, _) = try navigation(root: "A")
         log.clear()
-        try host.driver.push(host.makeController("B"), on: navigation)
+        try host.driver.push(try host.makeController("B"), on: navigation)
         #expect(log.all == ["B.DidLoad", "A.WillDisappear", "B.WillAppear", "A.DidDisappear", "B.DidAppear"])
         log.clear()
         try host.driver.pop(navigation)
@@ -46,7 +46,7 @@ struct LifecycleTests {
     @Test("a swipe back cancelled half-way: the top appears again, the one below appears and disappears")
     func cancelledSwipeBack() throws {
         let (navigation, _) = try navigation(root: "A")
-        try host.driver.push(host.makeController("B"), on: navigation)
+        try host.driver.push(try host.makeController("B"), on: navigation)
         log.clear()
         try host.driver.cancelledSwipeBack(navigation)
         #expect(log.all == ["B.WillDisappear", "A.WillAppear", "A.WillDisappear", "A.DidDisappear", "B.WillAppear", "B.DidAppear"])
@@ -56,7 +56,7 @@ struct LifecycleTests {
     @Test("present and dismiss full screen")
     func presentDismiss() throws {
         let (_, first) = try navigation(root: "A")
-        let modal = host.makeController("Modal")
+        let modal = try host.makeController("Modal")
         log.clear()
         try host.driver.present(modal, from: first)
         #expect(log.all == ["Modal.DidLoad", "A.WillDisappear", "Modal.WillAppear", "A.DidDisappear", "Modal.DidAppear"])
@@ -67,8 +67,8 @@ struct LifecycleTests {
 
     @Test("tab switch")
     func tabs() throws {
-        let tabs = host.makeController("Tabs")
-        for name in ["A", "B"] { try host.runtime.call(tabs, "addChildViewController:", host.makeController(name)) }
+        let tabs = try host.makeController("Tabs")
+        for name in ["A", "B"] { try host.runtime.call(tabs, "addChildViewController:", try host.makeController(name)) }
         try host.transitions.setRoot(tabs)
         log.clear()
         try host.driver.selectTab(1, in: tabs)
@@ -77,8 +77,8 @@ struct LifecycleTests {
 
     @Test("a contained child appears with its parent")
     func childContainment() throws {
-        let parent = host.makeController("A")
-        let child = host.makeController("C")
+        let parent = try host.makeController("A")
+        let child = try host.makeController("C")
         try host.runtime.call(parent, "addChildViewController:", child)
         parent.view.addSubview(child.view)
         try host.transitions.setRoot(parent)

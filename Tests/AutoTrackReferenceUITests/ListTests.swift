@@ -24,7 +24,7 @@ struct ListTests {
     @Test("respondsToSelector: answers are taken when the delegate is set; setting it again refreshes them")
     func cachedResponds() throws {
         let host = app.host
-        let table = host.makeList("UITableView", content: app.table.content)
+        let table = try host.makeList("UITableView", content: app.table.content)
         let delegate = try host.runtime.allocate(try host.lookUpClass("MyTableDelegate"))
         let asks = CallCounter("respondsToSelector:", in: host.runtime.rootClass, runtime: host.runtime)
         table.setDelegate(delegate)
@@ -61,7 +61,7 @@ struct ListTests {
             }),
         ])
         let delegate = try host.runtime.allocate(cls)
-        let table = host.makeList("UITableView", content: ListContent(rowsPerSection: [2], cellClass: { _ in "UITableViewCell" }))
+        let table = try host.makeList("UITableView", content: ListContent(rowsPerSection: [2], cellClass: { _ in "UITableViewCell" }))
         table.setDelegate(delegate)
         table.reloadData()
         try host.driver.scroll(table, by: 100)
@@ -72,7 +72,7 @@ struct ListTests {
     @Test("the delegate is held weakly: a released delegate gets nothing")
     func weakDelegate() throws {
         let host = app.host
-        let table = host.makeList("UITableView", content: app.table.content)
+        let table = try host.makeList("UITableView", content: app.table.content)
         do {
             let delegate = try host.runtime.allocate(try host.lookUpClass("MyTableDelegate"))
             table.setDelegate(delegate)

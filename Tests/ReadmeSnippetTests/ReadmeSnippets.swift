@@ -77,9 +77,13 @@ struct ReadmeSnippets {
         let host = try ReferenceHost()
         let context = InteractionContext(sink: PrintingSink())
         for hook in BuiltInHooks.standard() { _ = try hook.install(on: host, context: context) }
-        let app = try SampleApp(host: host)                           // the app builds its UI after SDK set-up
-        try app.launch()                                              // one screen view
-        try app.host.driver.select(IndexPath(row: 5, section: 0), in: app.table)  // one click
+        try host.defineClass("HomeViewController", superclass: "UIViewController")  // the app's classes and UI, after SDK set-up
+        let home = try host.makeController("HomeViewController", title: "Home")
+        let buy = try host.makeControl("UIButton", title: "Buy", frame: Rect(x: 20, y: 100, width: 120, height: 44))
+        home.view.addSubview(buy)
+        try buy.addAction(title: "buy", for: .touchUpInside) { _ in }     // a closure action (UIAction)
+        try host.transitions.setRoot(home)                                // one screen view
+        try host.driver.tap(buy)                                          // one click
         #expect(context.diagnostics.delivered == 2)
     }
 

@@ -60,8 +60,8 @@ enum DelegateScenarios {
     static let all: [Scenario] = [
         scenario("DS-01", "a delegate subclass whose didSelect calls super", "Both the subclass and its superclass hooked: two clicks per selection (seed 000/001).", [.oneInteraction, .originalOnce]) { run in
             let superDelegate = try delegate(run)
-            _ = PointFixture.makeTable(run, delegate: superDelegate) // hooks the superclass too
-            let table = PointFixture.makeTable(run, delegate: try delegate(run, "MySubTableDelegate"))
+            _ = try PointFixture.makeTable(run, delegate: superDelegate) // hooks the superclass too
+            let table = try PointFixture.makeTable(run, delegate: try delegate(run, "MySubTableDelegate"))
             try select(run, 3, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 3, section: 0)), originals: 1, interactions: 1)
             run.expect(.originalOnce, "calls of the override", expected: 1, observed: run.log.count(.subclassSelect(IndexPath(row: 3, section: 0))))
@@ -71,7 +71,7 @@ enum DelegateScenarios {
                 ?? run.runtime.defineClass("InheritingDelegate", superclass: try run.host.lookUpClass("MyTableDelegate"))
             let object = try run.runtime.allocate(inheriting)
             run.keepAlive(object)
-            let table = PointFixture.makeTable(run, delegate: object)
+            let table = try PointFixture.makeTable(run, delegate: object)
             try select(run, 1, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 1, section: 0)), originals: 1, interactions: 1)
             let sibling = try run.runtime.allocate(try siblingClass(run))
@@ -81,12 +81,12 @@ enum DelegateScenarios {
         },
         scenario("DS-03", "the delegate getter returns the app's delegate", "A forwarding proxy leaking out of `tableView.delegate` breaks `delegate === self` checks.", [.transparency]) { run in
             let app = try delegate(run)
-            let table = PointFixture.makeTable(run, delegate: app)
+            let table = try PointFixture.makeTable(run, delegate: app)
             let got = try run.runtime.call(table, "delegate", returning: RuntimeObject?.self)
             run.expectTrue(.transparency, "getter returns the app's delegate", got === app)
         },
         scenario("DS-04", "respondsToSelector: unchanged, including unimplemented optional methods", "A proxy answering YES for every delegate method makes UIKit call methods the app never wrote.", [.transparency]) { run in
-            let table = PointFixture.makeTable(run, delegate: try delegate(run))
+            let table = try PointFixture.makeTable(run, delegate: try delegate(run))
             run.expect(.transparency, "didSelect answer", expected: true, observed: table.delegateResponds[ListSelectors.tableDidSelect] ?? false)
             run.expect(.transparency, "heightForRow answer", expected: false, observed: table.delegateResponds[ListSelectors.tableHeight] ?? true)
             run.expect(.transparency, "scrollViewDidScroll answer", expected: false, observed: table.delegateResponds[ListSelectors.scrollViewDidScroll] ?? true)
@@ -102,7 +102,7 @@ enum DelegateScenarios {
             ])
             let app = try run.runtime.allocate(cls)
             run.keepAlive(app)
-            let table = PointFixture.makeTable(run, delegate: app, rows: 4)
+            let table = try PointFixture.makeTable(run, delegate: app, rows: 4)
             try run.host.driver.scroll(table, by: 40)
             run.expect(.transparency, "heightForRow calls", expected: 4, observed: log.count(.height))
             run.expect(.transparency, "scroll callbacks", expected: 1, observed: log.count(.scroll))
@@ -110,13 +110,13 @@ enum DelegateScenarios {
             run.expect(.transparency, "heightForRow result through the list's delegate", expected: 61.5, observed: result)
         },
         scenario("DS-06", "the delegate set to nil", "Hooks dereferencing a nil delegate crash at `setDelegate:nil`.", [.failOpen]) { run in
-            let table = PointFixture.makeTable(run, delegate: nil)
+            let table = try PointFixture.makeTable(run, delegate: nil)
             try select(run, 1, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 1, section: 0)), originals: 0, interactions: 0)
         },
         scenario("DS-07", "the delegate changed, then reset", "Clicks still attributed to (or only to) the first delegate after a change.", [.oneInteraction, .originalOnce]) { run in
             let first = try delegate(run)
-            let table = PointFixture.makeTable(run, delegate: first)
+            let table = try PointFixture.makeTable(run, delegate: first)
             table.setDelegate(try delegate(run, "MySubTableDelegate"))
             try select(run, 2, in: table)
             table.setDelegate(first)
@@ -127,8 +127,8 @@ enum DelegateScenarios {
         },
         scenario("DS-08", "one delegate shared by two lists", "Per-delegate state assuming one list: the second list's taps vanish or double.", [.oneInteraction]) { run in
             let shared = try delegate(run)
-            let first = PointFixture.makeTable(run, delegate: shared)
-            let second = PointFixture.makeTable(run, delegate: shared)
+            let first = try PointFixture.makeTable(run, delegate: shared)
+            let second = try PointFixture.makeTable(run, delegate: shared)
             try select(run, 1, in: first)
             try select(run, 2, in: second)
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
@@ -136,14 +136,14 @@ enum DelegateScenarios {
         },
         scenario("DS-09", "the delegate deallocated while set", "A proxy or subclass keeping a dead delegate's selection alive: clicks for code that never ran.", [.failOpen, .oneInteraction]) { run in
             var object: RuntimeObject? = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
-            let table = PointFixture.makeTable(run, delegate: object)
+            let table = try PointFixture.makeTable(run, delegate: object)
             object = nil
             try select(run, 1, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 1, section: 0)), originals: 0, interactions: 0)
         },
         scenario("DS-10", "an RxCocoa-style proxy set over the delegate after our hook", "RxCocoa's delegate proxy and an autotrack proxy fighting over `delegate`: lost or doubled selections.", [.oneInteraction, .originalOnce]) { run in
             let app = try delegate(run)
-            let table = PointFixture.makeTable(run, delegate: try rxProxy(run, forwardingTo: app))
+            let table = try PointFixture.makeTable(run, delegate: try rxProxy(run, forwardingTo: app))
             try select(run, 2, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 2, section: 0)), originals: 1, interactions: 1)
         },
@@ -161,7 +161,7 @@ enum DelegateScenarios {
                 runtime.setAssociatedObject(proxy, for: AssociationKey("rx.keep"), on: message.receiver)
                 return try original.body(message.replacingArguments([.object(proxy)]))
             })
-            let table = PointFixture.makeTable(run, delegate: try delegate(run))
+            let table = try PointFixture.makeTable(run, delegate: try delegate(run))
             try select(run, 4, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 4, section: 0)), originals: 1, interactions: 1)
         },
@@ -176,7 +176,7 @@ enum DelegateScenarios {
             ])
             let object = try run.runtime.allocate(cls)
             run.keepAlive(object)
-            let table = PointFixture.makeTable(run, delegate: object)
+            let table = try PointFixture.makeTable(run, delegate: object)
             try select(run, 3, in: table)
             run.expect(.recordThenForward, "snapshot content", expected: "Row 3", observed: run.text(run.sink.interactions.first?.element?.properties["$element_content"]))
             run.expectCounts(original: .reloadSelect(row: 3), originals: 1, interactions: 1)
@@ -184,7 +184,7 @@ enum DelegateScenarios {
         scenario("DS-13", "a delegate observed with KVO before it is set, observation removed, selected again", "Dynamic subclasses built on the observed class report NSKVONotifying_ names, make the app's removeObserver throw, or stop recording once KVO leaves.", [.transparency, .oneInteraction]) { run in
             let app = try delegate(run)
             let token = try run.runtime.addObservation(of: "title", on: app) { _, _ in }
-            let table = PointFixture.makeTable(run, delegate: app)
+            let table = try PointFixture.makeTable(run, delegate: app)
             try select(run, 2, in: table)
             run.expectCounts(original: .delegateSelect(IndexPath(row: 2, section: 0)), originals: 1, interactions: 1)
             run.expect(.transparency, "reported class", expected: "MyTableDelegate", observed: (try run.runtime.reportedClass(of: app))?.name ?? "none")
@@ -201,7 +201,7 @@ enum DelegateScenarios {
         },
         scenario("DS-14", "a delegate observed with KVO after it is set, twice, removed last to first", "KVO on an isa-swizzled delegate reports the hook's class, is restored to the wrong class on removal, or drops the hook.", [.transparency, .oneInteraction]) { run in
             let app = try delegate(run)
-            let table = PointFixture.makeTable(run, delegate: app)
+            let table = try PointFixture.makeTable(run, delegate: app)
             let before = app.realClass
             let first = try run.runtime.addObservation(of: "title", on: app) { _, _ in }
             let second = try run.runtime.addObservation(of: "rowHeight", on: app) { _, _ in }
@@ -221,19 +221,19 @@ enum DelegateScenarios {
         },
         scenario("DS-15", "the delegate reports the app's class", "Seed 000's dynamic subclass reported $screen_name as cn.SensorsDataViewController.", [.transparency]) { run in
             let app = try delegate(run)
-            _ = PointFixture.makeTable(run, delegate: app)
+            _ = try PointFixture.makeTable(run, delegate: app)
             run.expect(.transparency, "reported class", expected: "MyTableDelegate", observed: (try run.runtime.reportedClass(of: app))?.name ?? "none")
         },
         scenario("DS-16", "two delegates of one class on two lists", "Object-level hooks applied to the first instance only.", [.oneInteraction]) { run in
-            let first = PointFixture.makeTable(run, delegate: try delegate(run))
-            let second = PointFixture.makeTable(run, delegate: try delegate(run))
+            let first = try PointFixture.makeTable(run, delegate: try delegate(run))
+            let second = try PointFixture.makeTable(run, delegate: try delegate(run))
             try select(run, 1, in: first)
             try select(run, 2, in: second)
             run.expect(.oneInteraction, "interactions", expected: 2, observed: run.clicks)
         },
         scenario("DS-17", "didSelect called with a non-list argument", "Hooks casting the first argument crash on custom list classes.", [.failOpen, .originalOnce]) { run in
             let app = try delegate(run)
-            _ = PointFixture.makeTable(run, delegate: app)
+            _ = try PointFixture.makeTable(run, delegate: app)
             run.resetCounts()
             let notAList = try run.runtime.allocate(run.runtime.rootClass)
             try run.runtime.call(app, ListSelectors.tableDidSelect, notAList, IndexPath(row: 1, section: 0))
@@ -243,7 +243,7 @@ enum DelegateScenarios {
             let plain = try run.runtime.lookUpClass("PlainDelegate") ?? run.runtime.defineClass("PlainDelegate")
             let object = try run.runtime.allocate(plain)
             run.keepAlive(object)
-            let table = PointFixture.makeTable(run, delegate: object)
+            let table = try PointFixture.makeTable(run, delegate: object)
             try select(run, 1, in: table)
             run.expect(.transparency, "didSelect answer", expected: false, observed: table.delegateResponds[ListSelectors.tableDidSelect] ?? true)
             run.expect(.oneInteraction, "interactions", expected: 0, observed: run.clicks)

@@ -20,15 +20,15 @@ enum GestureAndAlertScenarios {
         }
     }
 
-    static func image(_ run: ScenarioRun) -> ViewObject {
-        let image = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 100, height: 100))
+    static func image(_ run: ScenarioRun) throws -> ViewObject {
+        let image = try run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 100, height: 100))
         run.app.listScreen.view.addSubview(image)
         return image
     }
 
     static let gestures: [Scenario] = [
         scenario("GR-01", .gesture, "a tap recognizer with two target-actions", "One click per target of a recognizer.", [.oneInteraction, .originalOnce]) { run in
-            let view = image(run)
+            let view = try image(run)
             let recognizer = try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:")
             recognizer.addTarget(run.app.listScreen, action: "editTapped:")
             view.addGestureRecognizer(recognizer)
@@ -37,14 +37,14 @@ enum GestureAndAlertScenarios {
             run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count(.edit))
         },
         scenario("GR-02", .gesture, "a long press: began, changed three times, ended", "Long-press actions run at every state: five clicks for one press (seed 004).", [.oneInteraction, .originalOnce]) { run in
-            let view = image(run)
+            let view = try image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UILongPressGestureRecognizer", target: run.app.listScreen, action: "bannerPressed:"))
             try run.host.driver.longPress(view, changes: 3)
             run.expect(.originalOnce, "calls of the action", expected: 5, observed: run.log.count(of: .bannerPress))
             run.expect(.oneInteraction, "interactions", expected: 1, observed: run.clicks)
         },
         scenario("GR-03", .gesture, "a tap recognizer created without initWithTarget:action: (storyboard)", "Hooks at initWithTarget: miss recognizers decoded from storyboards.", [.oneInteraction]) { run in
-            let view = image(run)
+            let view = try image(run)
             let recognizer = try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: nil, action: nil)
             view.addGestureRecognizer(recognizer)
             recognizer.addTarget(run.app.listScreen, action: "bannerTapped:")
@@ -52,13 +52,13 @@ enum GestureAndAlertScenarios {
             run.expectCounts(original: .bannerTap, originals: 1, interactions: 1)
         },
         scenario("GR-04", .gesture, "a pan recognizer is not a click", "Hooking every UIGestureRecognizer made scrolling and pans count as clicks (seed 003).", [.filters]) { run in
-            let view = image(run)
+            let view = try image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UIPanGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.runtime.call(view.gestureRecognizers[0], "_setState:", GestureState.ended.rawValue)
             run.expectCounts(original: .bannerTap, originals: 1, interactions: 0)
         },
         scenario("GR-05", .gesture, "a recognizer whose only target was removed", "A tracking target left on a recognizer records taps that run no app code.", [.oneInteraction]) { run in
-            let view = image(run)
+            let view = try image(run)
             let recognizer = try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:")
             view.addGestureRecognizer(recognizer)
             recognizer.removeTarget(run.app.listScreen, action: "bannerTapped:")
@@ -66,7 +66,7 @@ enum GestureAndAlertScenarios {
             run.expectCounts(original: .bannerTap, originals: 0, interactions: 0)
         },
         scenario("GR-06", .gesture, "the action method called directly by app code", "Seed 003 exchanged the target class's action method: every direct call became a click.", [.filters, .originalOnce]) { run in
-            let view = image(run)
+            let view = try image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.runtime.call(run.app.listScreen, "bannerTapped:", view.gestureRecognizers[0])
             run.expectCounts(original: .bannerTap, originals: 1, interactions: 0)

@@ -25,14 +25,14 @@ enum MatrixScenarios {
             switch point {
             case .sendAction:
                 LifetimeFixture(make: { run in
-                    let button = run.host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+                    let button = try run.host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
                     run.app.listScreen.view.addSubview(button)
                     try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
                     return { run in try run.host.driver.tap(button) }
                 }, original: .buy)
             case .gesture:
                 LifetimeFixture(make: { run in
-                    let image = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
+                    let image = try run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
                     run.app.listScreen.view.addSubview(image)
                     image.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
                     return { run in try run.host.driver.tap(gesturesOn: image) }
@@ -48,7 +48,7 @@ enum MatrixScenarios {
             case .delegateSelection:
                 LifetimeFixture(make: { run in
                     let delegate = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
-                    let table = PointFixture.makeTable(run, delegate: delegate)
+                    let table = try PointFixture.makeTable(run, delegate: delegate)
                     return { run in
                         withExtendedLifetime(delegate) {}
                         try run.host.driver.select(IndexPath(row: 2, section: 0), in: table)
@@ -56,7 +56,7 @@ enum MatrixScenarios {
                 }, original: .delegateSelect(IndexPath(row: 2, section: 0)))
             case .screenView:
                 LifetimeFixture(make: { run in
-                    let settings = run.host.makeController("SettingsViewController", title: "Settings")
+                    let settings = try run.host.makeController("SettingsViewController", title: "Settings")
                     return { run in try run.host.driver.push(settings, on: run.app.navigation) }
                 }, original: .viewDidAppear("SettingsViewController"))
             default:

@@ -43,8 +43,8 @@ enum ScreenViewScenarios {
             run.expect(.oneInteraction, "screen views", expected: ["ViewController"], observed: screens(run))
         },
         scenario("SV-05", "a child controller contained in a screen", "Child view controllers counted as separate screens alongside their parent.", [.oneInteraction]) { run in
-            let parent = run.host.makeController("SettingsViewController")
-            let child = run.host.makeController("CollectionViewController")
+            let parent = try run.host.makeController("SettingsViewController")
+            let child = try run.host.makeController("CollectionViewController")
             try run.runtime.call(parent, "addChildViewController:", child)
             parent.view.addSubview(child.view)
             try run.host.transitions.setRoot(parent)

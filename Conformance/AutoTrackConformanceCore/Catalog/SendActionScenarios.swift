@@ -8,8 +8,8 @@ import AutoTrackTesting
 
 /// Send-action scenarios (`SA-`).
 enum SendActionScenarios {
-    static func button(_ run: ScenarioRun, title: String = "Buy now") -> ControlObject {
-        let button = run.host.makeControl("UIButton", title: title, frame: Rect(x: 10, y: 500, width: 100, height: 40))
+    static func button(_ run: ScenarioRun, title: String = "Buy now") throws -> ControlObject {
+        let button = try run.host.makeControl("UIButton", title: title, frame: Rect(x: 10, y: 500, width: 100, height: 40))
         run.app.listScreen.view.addSubview(button)
         return button
     }
@@ -25,7 +25,7 @@ enum SendActionScenarios {
 
     static let all: [Scenario] = [
         scenario("SA-01", "three target-action pairs for one touch", "One $AppClick per target: a button wired to three targets counts three clicks.", [.oneInteraction, .originalOnce]) { run in
-            let button = button(run)
+            let button = try button(run)
             let targets = try (0..<3).map { _ in try run.runtime.allocate(run.app.listScreen.realClass) }
             for target in targets { try button.addTarget(target, action: "buyTapped:", for: .touchUpInside) }
             try run.host.driver.tap(button)
@@ -55,7 +55,7 @@ enum SendActionScenarios {
                 ("growingHookTouch_onClick:", "v@:@", Implementation("growing") { _ in log.record(.growing); return .void }),
             ])
             let target = try run.runtime.allocate(cls)
-            let button = button(run)
+            let button = try button(run)
             try button.addTarget(target, action: "growingHookTouch_onClick:", for: .touchUpInside)
             try run.host.driver.tap(button)
             run.expectCounts(original: .growing, originals: 1, interactions: 0)
@@ -102,7 +102,7 @@ enum SendActionScenarios {
         },
         scenario("SA-07", "an action that taps another control (re-entrant original)", "A re-entrancy guard that is too wide swallows the second, genuine click.", [.oneInteraction, .recordThenForward]) { run in
             let log = run.log
-            let inner = button(run, title: "Inner")
+            let inner = try button(run, title: "Inner")
             try inner.addTarget(run.app.listScreen, action: "editTapped:", for: .touchUpInside)
             let host = run.host
             let cls = try run.runtime.defineClass("OuterTarget", methods: [
@@ -113,7 +113,7 @@ enum SendActionScenarios {
                 }),
             ])
             let target = try run.runtime.allocate(cls)
-            let outer = button(run, title: "Outer")
+            let outer = try button(run, title: "Outer")
             try outer.addTarget(target, action: "outer:", for: .touchUpInside)
             try run.host.driver.tap(outer)
             run.expect(.recordThenForward, "order", expected: [.click, .outer, .click, .edit], observed: log.all)
@@ -133,19 +133,19 @@ enum SendActionScenarios {
             run.expect(.filters, "interactions", expected: 0, observed: run.clicks)
         },
         scenario("SA-10", "a nil target found along the responder chain", "Hooks reading the target argument crash or drop actions sent to the first responder.", [.originalOnce, .oneInteraction]) { run in
-            let button = button(run)
+            let button = try button(run)
             try button.addTarget(nil, action: "editTapped:", for: .touchUpInside)
             try run.host.driver.tap(button)
             run.expectCounts(original: .edit, originals: 1, interactions: 1)
         },
         scenario("SA-11", "a programmatic sendActionsForControlEvents:", "Code-driven actions (no touch) recorded as user clicks.", [.filters, .originalOnce]) { run in
-            let button = button(run)
+            let button = try button(run)
             try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
             try run.runtime.call(button, "sendActionsForControlEvents:", ControlEvents.touchUpInside.rawValue)
             run.expectCounts(original: .buy, originals: 1, interactions: 0)
         },
         scenario("SA-12", "the click's element is the tapped control on its screen", "Clicks attributed to the wrong screen or element after navigation.", [.oneInteraction, .transparency]) { run in
-            let button = button(run, title: "Checkout")
+            let button = try button(run, title: "Checkout")
             try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
             try run.host.driver.tap(button)
             let click = run.sink.interactions.first

@@ -30,7 +30,7 @@ enum VarietyScenarios {
     static let sendAction: [Scenario] = [
         scenario("SA-V1", .sendAction, "one touch sending touch-down and touch-up-inside actions", "A click per control event of one touch.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
-            let button = run.host.makeControl("UIButton", title: "Hold", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            let button = try run.host.makeControl("UIButton", title: "Hold", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             try button.addTarget(run.app.listScreen, action: "editTapped:", for: .touchDown)
             try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
@@ -42,8 +42,8 @@ enum VarietyScenarios {
         },
         scenario("SA-V2", .sendAction, "two buttons tapped in turn, each with its own target", "State carried from one touch to the next: the second tap deduplicated away.", [.oneInteraction]) { run in
             try run.install()
-            let first = run.host.makeControl("UIButton", title: "One", frame: Rect(x: 10, y: 500, width: 100, height: 40))
-            let second = run.host.makeControl("UIButton", title: "Two", frame: Rect(x: 120, y: 500, width: 100, height: 40))
+            let first = try run.host.makeControl("UIButton", title: "One", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            let second = try run.host.makeControl("UIButton", title: "Two", frame: Rect(x: 120, y: 500, width: 100, height: 40))
             for button in [first, second] { run.app.listScreen.view.addSubview(button) }
             try first.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
             try second.addTarget(run.app.listScreen, action: "addTapped:", for: .touchUpInside)
@@ -56,7 +56,7 @@ enum VarietyScenarios {
         },
         scenario("SA-V3", .sendAction, "a switch flipped: value-changed and touch-up-inside in one touch", "A click per control event, or the switch's new state missing from the click.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
-            let toggle = run.host.makeControl("UISwitch", frame: Rect(x: 10, y: 500, width: 50, height: 30))
+            let toggle = try run.host.makeControl("UISwitch", frame: Rect(x: 10, y: 500, width: 50, height: 30))
             run.app.listScreen.view.addSubview(toggle)
             try toggle.addTarget(run.app.listScreen, action: "editTapped:", for: .valueChanged)
             try toggle.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
@@ -68,7 +68,7 @@ enum VarietyScenarios {
         },
         scenario("SA-V4", .sendAction, "a button wired with a closure (UIAction) and a target-action", "Closure-wired buttons (UIAction, menus, primary actions) produce no click at all, or one per action.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
-            let button = run.host.makeControl("UIButton", title: "Share", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            let button = try run.host.makeControl("UIButton", title: "Share", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             let log = run.log
             try button.addAction(title: "share", for: .touchUpInside) { _ in log.record(.share) }
@@ -82,7 +82,7 @@ enum VarietyScenarios {
         },
         scenario("SA-V5", .sendAction, "a closure action only, tapped, then sent by code", "Closure actions lost; or code-driven sends of them recorded as user clicks.", [.oneInteraction, .originalOnce, .filters]) { run in
             try run.install()
-            let button = run.host.makeControl("UIButton", title: "Menu", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            let button = try run.host.makeControl("UIButton", title: "Menu", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             let log = run.log
             try button.addAction(title: "menu", for: .touchUpInside) { _ in log.record(.menu) }
@@ -94,7 +94,7 @@ enum VarietyScenarios {
         },
         scenario("SA-V6", .sendAction, "a slider dragged through four values in one touch", "A click at the start of the drag with the old value, or one per value change.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
-            let slider = run.host.makeControl("UISlider", frame: Rect(x: 10, y: 500, width: 300, height: 30))
+            let slider = try run.host.makeControl("UISlider", frame: Rect(x: 10, y: 500, width: 300, height: 30))
             slider.value = 0.5
             run.app.listScreen.view.addSubview(slider)
             try slider.addTarget(run.app.listScreen, action: "buyTapped:", for: .valueChanged)
@@ -106,7 +106,7 @@ enum VarietyScenarios {
         },
         scenario("SA-V7", .sendAction, "a stepper tapped twice", "Steppers recorded without their value, or not at all.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
-            let stepper = run.host.makeControl("UIStepper", frame: Rect(x: 10, y: 500, width: 94, height: 32))
+            let stepper = try run.host.makeControl("UIStepper", frame: Rect(x: 10, y: 500, width: 94, height: 32))
             run.app.listScreen.view.addSubview(stepper)
             try stepper.addTarget(run.app.listScreen, action: "buyTapped:", for: .valueChanged)
             try run.app.launch()
@@ -131,7 +131,7 @@ enum VarietyScenarios {
         scenario("SA-R1", .sendAction, "the application-level send answers its BOOL unchanged", "A wrapper returning void (or YES) for `sendAction:to:from:forEvent:` breaks callers that check whether the action was handled.", [.originalOnce, .transparency]) { run in
             @Sendable func answers(_ run: ScenarioRun) throws -> [String] {
                 try run.app.launch()
-                let button = run.host.makeControl("UIButton", title: "Go")
+                let button = try run.host.makeControl("UIButton", title: "Go")
                 run.app.listScreen.view.addSubview(button)
                 let event = try run.host.make(try run.host.lookUpClass("UIEvent"))
                 let handled = try run.runtime.send(run.host.application, "sendAction:to:from:forEvent:",
@@ -149,7 +149,7 @@ enum VarietyScenarios {
     static let gestures: [Scenario] = [
         scenario("GR-V1", .gesture, "a tap and a long press on one view", "A tracking target attached per view, not per recognizer: the long press is lost or doubled.", [.oneInteraction]) { run in
             try run.install()
-            let view = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
+            let view = try run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
             run.app.listScreen.view.addSubview(view)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UILongPressGestureRecognizer", target: run.app.listScreen, action: "bannerPressed:"))
@@ -164,7 +164,7 @@ enum VarietyScenarios {
             try run.install()
             var views: [ViewObject] = []
             for (index, className) in ["UIImageView", "UILabel"].enumerated() {
-                let view = run.host.makeView(className, frame: Rect(x: Double(index) * 130, y: 500, width: 120, height: 120))
+                let view = try run.host.makeView(className, frame: Rect(x: Double(index) * 130, y: 500, width: 120, height: 120))
                 run.app.listScreen.view.addSubview(view)
                 view.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
                 views.append(view)
@@ -178,7 +178,7 @@ enum VarietyScenarios {
         },
         scenario("GR-V3", .gesture, "one recognizer tapped three times", "Per-recognizer state that dedupes a second recognition: later taps lost.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
-            let view = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
+            let view = try run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
             run.app.listScreen.view.addSubview(view)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.app.launch()
@@ -242,9 +242,9 @@ enum VarietyScenarios {
         scenario("DS-V1", .delegateSelection, "a collection view's item selection", "Hooks written for tables only: collection views lose every click.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
             let host = run.host
-            let collection = host.makeList("UICollectionView", content: ListContent(rowsPerSection: [6], cellClass: { _ in "MyCollectionViewCell" }) { cell, indexPath in
+            let collection = try host.makeList("UICollectionView", content: ListContent(rowsPerSection: [6], cellClass: { _ in "MyCollectionViewCell" }) { cell, indexPath in
                 let content: ViewObject = cell.contentView
-                if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
+                if content.subviews.isEmpty, let label = try? host.makeLabel("") { content.addSubview(label) }
                 content.subviews[0].text = "Tile \(indexPath.item)"
             })
             run.app.collectionScreen.view.addSubview(collection)
@@ -260,8 +260,8 @@ enum VarietyScenarios {
         scenario("DS-V2", .delegateSelection, "two tables whose delegates are of different classes", "Per-class state of the first delegate class applied to the second: its clicks lost.", [.oneInteraction, .originalOnce]) { run in
             try run.install()
             let delegate = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
-            let first = PointFixture.makeTable(run, delegate: delegate)
-            let second = PointFixture.makeTable(run, delegate: run.app.listScreen)
+            let first = try PointFixture.makeTable(run, delegate: delegate)
+            let second = try PointFixture.makeTable(run, delegate: run.app.listScreen)
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.select(IndexPath(row: 1, section: 0), in: first)
@@ -280,7 +280,7 @@ enum VarietyScenarios {
             }, types: "v@:@@")
             try run.runtime.registerClassPair(cls)
             let delegate = try run.runtime.allocate(cls)
-            let table = PointFixture.makeTable(run, delegate: delegate)
+            let table = try PointFixture.makeTable(run, delegate: delegate)
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.select(IndexPath(row: 3, section: 0), in: table)
@@ -297,7 +297,7 @@ enum VarietyScenarios {
                 }),
             ])
             let delegate = try run.runtime.allocate(cls)
-            let table = PointFixture.makeTable(run, delegate: delegate)
+            let table = try PointFixture.makeTable(run, delegate: delegate)
             try run.app.launch()
             run.resetCounts()
             try run.host.driver.select(IndexPath(row: 2, section: 0), in: table)
@@ -317,7 +317,7 @@ enum VarietyScenarios {
             if callsSuper { try message.runtime.sendSuper(message.receiver, from: cls, "viewDidAppear:", [.bool(animated)]) }
         }, types: "v@:c")
         try run.runtime.registerClassPair(cls)
-        return run.host.makeController(name, title: name)
+        return try run.host.makeController(name, title: name)
     }
 
     static let screenViews: [Scenario] = [

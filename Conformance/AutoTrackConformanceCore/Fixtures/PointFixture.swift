@@ -46,7 +46,7 @@ public struct PointFixture: Sendable {
 
     static let sendAction = PointFixture(
         prepare: { run in
-            let button = run.host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
+            let button = try run.host.makeControl("UIButton", title: "Buy now", frame: Rect(x: 10, y: 500, width: 100, height: 40))
             run.app.listScreen.view.addSubview(button)
             try button.addTarget(run.app.listScreen, action: "buyTapped:", for: .touchUpInside)
             run.preparedAction = { run in try run.host.driver.tap(button) }
@@ -58,7 +58,7 @@ public struct PointFixture: Sendable {
 
     static let gesture = PointFixture(
         prepare: { run in
-            let image = run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
+            let image = try run.host.makeView("UIImageView", frame: Rect(x: 0, y: 500, width: 120, height: 120))
             run.app.listScreen.view.addSubview(image)
             image.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             run.preparedAction = { run in try run.host.driver.tap(gesturesOn: image) }
@@ -83,7 +83,7 @@ public struct PointFixture: Sendable {
     static let delegateSelection = PointFixture(
         prepare: { run in
             let delegate = try run.runtime.allocate(try run.host.lookUpClass("MyTableDelegate"))
-            let table = makeTable(run, delegate: delegate)
+            let table = try makeTable(run, delegate: delegate)
             run.preparedAction = { run in
                 withExtendedLifetime(delegate) {}
                 try run.host.driver.select(IndexPath(row: 2, section: 0), in: table)
@@ -100,16 +100,16 @@ public struct PointFixture: Sendable {
             run.resetCounts()
         },
         trigger: { run in
-            try run.host.driver.push(run.host.makeController("SettingsViewController", title: "Settings"), on: run.app.navigation)
+            try run.host.driver.push(try run.host.makeController("SettingsViewController", title: "Settings"), on: run.app.navigation)
         },
         original: .viewDidAppear("SettingsViewController"))
 
     /// A table on the list screen with rows `Row 0` …, and `delegate`.
-    public static func makeTable(_ run: ScenarioRun, delegate: RuntimeObject?, rows: Int = 6) -> ListViewObject {
+    public static func makeTable(_ run: ScenarioRun, delegate: RuntimeObject?, rows: Int = 6) throws -> ListViewObject {
         let host = run.host
-        let table = host.makeList("UITableView", content: ListContent(rowsPerSection: [rows], cellClass: { _ in "MyTableViewCell" }) { cell, indexPath in
+        let table = try host.makeList("UITableView", content: ListContent(rowsPerSection: [rows], cellClass: { _ in "MyTableViewCell" }) { cell, indexPath in
             let content: ViewObject = cell.contentView
-            if content.subviews.isEmpty { content.addSubview(host.makeLabel("")) }
+            if content.subviews.isEmpty, let label = try? host.makeLabel("") { content.addSubview(label) }
             content.subviews[0].text = "Row \(indexPath.row)"
         })
         run.app.listScreen.view.addSubview(table)

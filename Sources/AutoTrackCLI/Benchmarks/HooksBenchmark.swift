@@ -39,8 +39,8 @@ struct HooksBenchmark {
                 (ListSelectors.tableDidSelect, "v@:@@", Implementation("-[\(name) didSelect]") { _ in .void }),
             ])
         }
-        let table = host.makeList("UITableView", content: ListContent(rowsPerSection: [10], cellClass: { _ in "UITableViewCell" }))
-        let screen = host.makeController("UIViewController")
+        let table = try host.makeList("UITableView", content: ListContent(rowsPerSection: [10], cellClass: { _ in "UITableViewCell" }))
+        let screen = try host.makeController("UIViewController")
         screen.view.addSubview(table)
         let unhooked = try host.runtime.allocate(try host.lookUpClass("PlainDelegate"))
         let delegate = try host.runtime.allocate(try host.lookUpClass("HookedDelegate"))
@@ -105,7 +105,7 @@ struct HooksBenchmark {
 
         // Send-action: the hooked control method against the unhooked one (before install).
         let app = try SampleApp()
-        let button = app.host.makeControl("UIButton", title: "Bench")
+        let button = try app.host.makeControl("UIButton", title: "Bench")
         app.listScreen.view.addSubview(button)
         let runtime = app.host.runtime
         let sendArguments = MessageArguments(.selector("editTapped:"), .object(app.listScreen), .object(nil))

@@ -10,7 +10,7 @@ enum ControllerClasses {
         let controller = try runtime.defineClass("UIViewController", superclass: responder, methods: [
             ("loadView", "v@:", .procedure("-[UIViewController loadView]") { message in
                 guard let controller = message.receiver as? ViewControllerObject else { return }
-                controller.installView(controller.host.makeView("UIView"))
+                controller.installView(controller.host.frameworkObject("UIView", as: ViewObject.self))
             }),
             ("viewDidLoad", "v@:", .procedure("-[UIViewController viewDidLoad]") { _ in }),
             ("viewWillAppear:", "v@:c", noOp("-[UIViewController viewWillAppear:]")),
@@ -49,11 +49,11 @@ enum ControllerClasses {
             ("loadView", "v@:", .procedure("-[UINavigationController loadView]") { message in
                 guard let navigation = message.receiver as? ViewControllerObject else { return }
                 let host = navigation.host
-                let container = host.makeView("UILayoutContainerView")
-                let transition = host.makeView("UINavigationTransitionView")
-                transition.addSubview(host.makeView("UIViewControllerWrapperView"))
+                let container = host.frameworkObject("UILayoutContainerView", as: ViewObject.self)
+                let transition = host.frameworkObject("UINavigationTransitionView", as: ViewObject.self)
+                transition.addSubview(host.frameworkObject("UIViewControllerWrapperView", as: ViewObject.self))
                 container.addSubview(transition)
-                let bar = host.makeView("UINavigationBar")
+                let bar = host.frameworkObject("UINavigationBar", as: ViewObject.self)
                 bar.frame = Rect(x: 0, y: 44, width: host.screenBounds.width, height: 44)
                 container.addSubview(bar)
                 navigation.navigationBar = bar
@@ -92,8 +92,8 @@ enum ControllerClasses {
         host.register(try runtime.defineClass("UIPageViewController", superclass: controller, methods: [
             ("loadView", "v@:", .procedure("-[UIPageViewController loadView]") { message in
                 guard let pages = message.receiver as? ViewControllerObject else { return }
-                let root = pages.host.makeView("UIView")
-                let scroll = pages.host.makeView("_UIPageContainerScrollView")
+                let root = pages.host.frameworkObject("UIView", as: ViewObject.self)
+                let scroll = pages.host.frameworkObject("_UIPageContainerScrollView", as: ViewObject.self)
                 scroll.frame = pages.host.screenBounds
                 root.addSubview(scroll)
                 pages.pageScrollView = scroll
@@ -108,7 +108,7 @@ enum ControllerClasses {
         let alert = try runtime.defineClass("UIAlertController", superclass: controller, methods: [
             ("loadView", "v@:", .procedure("-[UIAlertController loadView]") { message in
                 guard let alert = message.receiver as? ViewControllerObject else { return }
-                alert.installView(alert.host.makeView("_UIAlertControllerView"))
+                alert.installView(alert.host.frameworkObject("_UIAlertControllerView", as: ViewObject.self))
             }),
             ("addAction:", "v@:@", .procedure("-[UIAlertController addAction:]") { (message: Message, action: AlertActionObject) in
                 guard let alert = message.receiver as? ViewControllerObject else { return }

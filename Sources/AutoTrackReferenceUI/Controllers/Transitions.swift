@@ -115,7 +115,7 @@ public struct Transitions {
         }
         frames += rightFrames
         for (item, frame) in zip(controller.leftBarButtonItems + controller.rightBarButtonItems, frames) {
-            let button = host.makeControl("UIButton", frame: frame)
+            let button = try host.makeControl("UIButton", frame: frame)
             button.title = item.title
             try button.addTarget(item.target, action: item.action, for: .touchUpInside)
             bar.addSubview(button)
@@ -203,14 +203,14 @@ public struct Transitions {
         for subview in root.subviews { subview.removeFromSuperview() }
         var container = root
         for _ in 0..<3 {
-            let next = host.makeView("UIView")
+            let next = host.frameworkObject("UIView", as: ViewObject.self)
             container.addSubview(next)
             container = next
         }
-        let collection = host.makeList("UICollectionView")
+        let collection = host.frameworkObject("UICollectionView", as: ListViewObject.self)
         container.addSubview(collection)
         for (index, action) in alert.alertActions.enumerated() {
-            let cell = host.makeCell("_UIAlertControllerCollectionViewCell")
+            let cell = host.frameworkObject("_UIAlertControllerCollectionViewCell", as: CellObject.self)
             collection.placeCell(cell, at: IndexPath(item: index, section: 0))
             let actionView = host.make(named: "_UIAlertControllerActionView", as: AlertActionViewObject.self)
             actionView?.action = action
@@ -229,7 +229,7 @@ public struct Transitions {
         if let existing = tabs.tabBar {
             bar = existing
         } else {
-            bar = host.makeView("UITabBar", frame: Rect(x: 0, y: bounds.height - 83, width: bounds.width, height: 83))
+            bar = try host.makeView("UITabBar", frame: Rect(x: 0, y: bounds.height - 83, width: bounds.width, height: 83))
             tabs.tabBar = bar
             tabs.view.addSubview(bar)
         }
@@ -237,7 +237,7 @@ public struct Transitions {
         for button in bar.subviews { button.removeFromSuperview() }
         let width = bounds.width / Double(max(1, tabs.children.count))
         for (index, child) in tabs.children.enumerated() {
-            let button = host.makeControl(
+            let button = try host.makeControl(
                 "UITabBarButton", title: child.title ?? "Tab \(index)", frame: Rect(x: width * Double(index), y: 0, width: width, height: 49))
             button.tabIndex = index
             try button.addTarget(tabs, action: "_tabBarItemClicked:", for: .touchUpInside)

@@ -94,7 +94,7 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public var view: ViewObject {
         if let loadedView { return loadedView }
         _ = try? host.runtime.send(self, "loadView")
-        if loadedView == nil { installView(host.makeView("UIView")) }
+        if loadedView == nil { installView(host.frameworkObject("UIView", as: ViewObject.self)) }
         _ = try? host.runtime.send(self, "viewDidLoad")
         return loadedView!
     }

@@ -107,7 +107,7 @@ public final class ReferenceHost: @unchecked Sendable {
         ])
         register(applicationClass, storage: .application)
         application = try make(applicationClass, as: ApplicationObject.self)
-        window = makeView("UIWindow")
+        window = frameworkObject("UIWindow", as: ViewObject.self)
         window.frame = screenBounds
         window.applicationForChain = application
         frameworkClassNames = Set(runtime.classNames)
@@ -256,44 +256,70 @@ public final class ReferenceHost: @unchecked Sendable {
         return try? make(cls, as: T.self)
     }
 
+    /// A new instance of the class named `name` as `T`.
+    /// - Throws: ``RuntimeError/classNotFound(_:)`` when there is no such class, and
+    ///   ``RuntimeError/typeMismatch(selector:expected:found:)`` when its storage is not
+    ///   `T` (a `UITextView` asked for as a control).
+    public func make<T: RuntimeObject>(className name: String, as type: T.Type) throws(RuntimeError) -> T {
+        try make(try lookUpClass(name), as: T.self)
+    }
+
+    /// An instance of one of the host's own framework classes — registered when the host
+    /// was made and never removed — for the framework's own views (a window, a
+    /// controller's root view, a navigation bar). Not for the app's classes: those go
+    /// through the throwing ``make(className:as:)``.
+    package func frameworkObject<T: RuntimeObject>(_ className: String, as type: T.Type, frame: Rect? = nil) -> T {
+        guard let object = make(named: className, as: T.self) else {
+            preconditionFailure("the reference host's own class \(className) is missing")
+        }
+        if let frame, let view = object as? ViewObject { view.frame = frame }
+        return object
+    }
+
     /// A view of the class named `className` (a `UIView` subclass).
-    public func makeView(_ className: String = "UIView", frame: Rect = .zero) -> ViewObject {
-        let view = make(named: className, as: ViewObject.self)!
+    /// - Throws: see ``make(className:as:)``.
+    public func makeView(_ className: String = "UIView", frame: Rect = .zero) throws(RuntimeError) -> ViewObject {
+        let view = try make(className: className, as: ViewObject.self)
         view.frame = frame
         return view
     }
 
     /// A label.
-    public func makeLabel(_ text: String, className: String = "UILabel") -> ViewObject {
-        let label = makeView(className)
+    /// - Throws: see ``make(className:as:)``.
+    public func makeLabel(_ text: String, className: String = "UILabel") throws(RuntimeError) -> ViewObject {
+        let label = try makeView(className)
         label.text = text
         return label
     }
 
     /// A control of the class named `className` (`UIButton`, `UISwitch` …).
-    public func makeControl(_ className: String, title: String? = nil, frame: Rect = .zero) -> ControlObject {
-        let control = make(named: className, as: ControlObject.self)!
+    /// - Throws: see ``make(className:as:)``.
+    public func makeControl(_ className: String, title: String? = nil, frame: Rect = .zero) throws(RuntimeError) -> ControlObject {
+        let control = try make(className: className, as: ControlObject.self)
         control.title = title
         control.frame = frame
         return control
     }
 
     /// A list of the class named `className` (`UITableView`, `UICollectionView`).
-    public func makeList(_ className: String, content: ListContent? = nil) -> ListViewObject {
-        let list = make(named: className, as: ListViewObject.self)!
+    /// - Throws: see ``make(className:as:)``.
+    public func makeList(_ className: String, content: ListContent? = nil) throws(RuntimeError) -> ListViewObject {
+        let list = try make(className: className, as: ListViewObject.self)
         list.frame = screenBounds
         list.content = content
         return list
     }
 
     /// A cell of the class named `className`.
-    public func makeCell(_ className: String) -> CellObject {
-        make(named: className, as: CellObject.self)!
+    /// - Throws: see ``make(className:as:)``.
+    public func makeCell(_ className: String) throws(RuntimeError) -> CellObject {
+        try make(className: className, as: CellObject.self)
     }
 
     /// A view controller of the class named `className`.
-    public func makeController(_ className: String, title: String? = nil) -> ViewControllerObject {
-        let controller = make(named: className, as: ViewControllerObject.self)!
+    /// - Throws: see ``make(className:as:)``.
+    public func makeController(_ className: String, title: String? = nil) throws(RuntimeError) -> ViewControllerObject {
+        let controller = try make(className: className, as: ViewControllerObject.self)
         controller.title = title
         return controller
     }

@@ -204,7 +204,7 @@ enum ListClasses {
             if let reused = list.reusePool[className]?.popLast() {
                 cell = reused
             } else {
-                cell = list.host.makeCell(className)
+                cell = try list.host.makeCell(className)
             }
             content.configure(cell, indexPath)
             list.placeCell(cell, at: indexPath)
