@@ -62,10 +62,10 @@ public struct ObjCImplementation: Hashable, Sendable {
 }
 
 /// An instance of the real runtime (`id`), retained while this wrapper lives.
-public final class ObjCObject: @unchecked Sendable, Hashable {
-    // Safe: the address is immutable and the object retained for the wrapper's life;
-    // the runtime's own retain counting is thread-safe. What the object does when
-    // messaged from several threads is the object's business, as in Objective-C.
+public final class ObjCObject: Sendable, Hashable {
+    // The address is immutable and the object retained for the wrapper's life; the
+    // runtime's own retain counting is thread-safe. What the object does when messaged
+    // from several threads is the object's business, as in Objective-C.
 
     /// The object's address.
     public let address: UInt

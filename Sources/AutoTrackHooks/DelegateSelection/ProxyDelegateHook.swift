@@ -38,8 +38,7 @@ public final class ProxyDelegateHook: InterceptionHook {
             self.interceptor = interceptor
             super.init(instanceOf: cls)
         }
-        struct WeakTarget: @unchecked Sendable {
-            // Safe: only touched inside the mutex.
+        struct WeakTarget: Sendable {
             weak var object: RuntimeObject?
         }
 
@@ -51,8 +50,7 @@ public final class ProxyDelegateHook: InterceptionHook {
 
     /// Lists that were handed a proxy, so uninstalling can give them their delegate back.
     final class ProxiedLists: Sendable {
-        struct Entry: @unchecked Sendable {
-            // Safe: only touched inside the mutex.
+        struct Entry: Sendable {
             weak var list: ListViewObject?
         }
         let entries = Mutex<[Entry]>([])

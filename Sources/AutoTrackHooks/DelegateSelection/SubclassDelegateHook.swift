@@ -40,8 +40,7 @@ public final class SubclassDelegateHook: InterceptionHook {
     public init() {}
 
     final class Swizzled: Sendable {
-        struct Entry: @unchecked Sendable {
-            // Safe: only touched inside the mutex.
+        struct Entry: Sendable {
             weak var object: RuntimeObject?
             let subclass: RuntimeClass
             let previous: RuntimeClass

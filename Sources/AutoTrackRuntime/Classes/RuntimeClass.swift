@@ -29,8 +29,11 @@ public final class RuntimeClass: RuntimeObject, CustomStringConvertible, @unchec
     /// (metaclasses' `isa` point to the root metaclass).
     public var metaclass: RuntimeClass { realClass }
 
-    /// For a metaclass, the class it describes.
-    public private(set) unowned(unsafe) var instanceClass: RuntimeClass?
+    /// For a metaclass, the class it describes; `nil` for a class, and once the class
+    /// is gone (a disposed class pair whose metaclass someone still holds). Weak: a
+    /// metaclass does not keep its class alive, and read off the send path (an error
+    /// message names the class), it costs nothing where it matters.
+    public private(set) weak var instanceClass: RuntimeClass?
 
     var superclassStorage: RuntimeClass? {
         didSet { superclassOnSendPath = superclassStorage.map(Unmanaged.passUnretained) }

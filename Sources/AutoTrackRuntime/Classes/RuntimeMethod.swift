@@ -7,9 +7,9 @@ import Synchronization
 /// implementations of two method entities, wherever they live. Taking the method found
 /// by an inherited lookup and exchanging it therefore changes the superclass for every
 /// subclass — the classic swizzling pitfall this model reproduces faithfully.
-public final class RuntimeMethod: @unchecked Sendable, CustomStringConvertible {
-    // Safe: `implementationStorage` is atomic; every implementation it can point to
-    // is retained by the owning runtime for the runtime's whole life, so a reader that
+public final class RuntimeMethod: Sendable, CustomStringConvertible {
+    // `implementationStorage` is atomic; every implementation it can point to is
+    // retained by the owning runtime for the runtime's whole life, so a reader that
     // loaded an unretained pointer never sees it freed.
 
     /// The method's selector.

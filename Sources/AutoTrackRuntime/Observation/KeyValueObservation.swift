@@ -40,8 +40,7 @@ public final class ObservationRequest: Sendable {
 final class WeakObject: Sendable {
     private let storage: Mutex<Reference>
 
-    private struct Reference: @unchecked Sendable {
-        // Safe: only touched inside the mutex.
+    private struct Reference: Sendable {
         weak var object: RuntimeObject?
     }
 
