@@ -1,6 +1,7 @@
 // The `autotrack` command: the demo, the local collector, the conformance run,
-// benchmarks, snapshots, help and version. Arguments are parsed by hand; see
-// `Commands/CommandLineInvocation.swift`.
+// benchmarks, snapshots, help and version. Each command's options are declared once
+// (`Commands/Options/CommandOptions.swift`) and read typed; see
+// `Commands/CommandLineInvocation.swift`. Errors go to standard error.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -8,9 +9,9 @@ do {
     let invocation = try CommandLineInvocation(parsing: arguments)
     exit(try invocation.run())
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data("autotrack: \(error.message)\nRun 'autotrack help' for usage.\n".utf8))
+    printError("autotrack: \(error.message)\nRun 'autotrack help' for usage.")
     exit(64) // EX_USAGE
 } catch {
-    FileHandle.standardError.write(Data("autotrack: \(error)\n".utf8))
+    printError("autotrack: \(error)")
     exit(1)
 }

@@ -29,8 +29,14 @@ struct CommandLineTests {
         (["inspect", "--out"], "'--out' needs a value (DIR)"),
         (["bench"], "'bench' needs a group"),
         (["nope"], "unknown command 'nope'"),
+        (["snapshot", "--screen=nope"], "'--screen': unknown screen 'nope' (known: list"),
+        (["demo", "--json=yes"], "'--json' takes no value"),
+        (["inspect"], "'inspect' needs --out DIR"),
+        (["collector", "--port", "0"], "'--port': needs a port number (1-65535)"),
+        (["oracle-worker", "--programs", "x", "--seed", "1"], "'--programs': needs a positive number of programs"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
+        // Standard output is not read: a usage mistake says nothing there.
         let process = Process()
         process.executableURL = autotrackExecutable
         process.arguments = arguments
@@ -42,5 +48,31 @@ struct CommandLineTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 64)
         #expect(text.contains(message), "\(text)")
+    }
+
+    @Test("an option's value may be attached with '=', and the help says so; a required option is shown without brackets")
+    func attachedValues() throws {
+        let (status, output) = try run(autotrackExecutable.path, ["snapshot", "--screen=settings", "--style=hubble"])
+        #expect(status == 0)
+        #expect(output.contains("SettingsViewController"))
+        #expect(output.contains("(0)"), "HubbleData-style paths")
+        let (_, help) = try run(autotrackExecutable.path, ["inspect", "--help"])
+        #expect(help.contains("Usage: autotrack inspect --out DIR [--events FILE.ndjson]"))
+        #expect(help.contains("--name=value"))
+    }
+
+    @Test("a usage mistake writes nothing to standard output")
+    func usageMistakesStayOffStandardOutput() throws {
+        let process = Process()
+        process.executableURL = autotrackExecutable
+        process.arguments = ["oracle-worker", "--programs", "x", "--seed", "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(text.isEmpty, "\(String(decoding: text, as: UTF8.self))")
     }
 }

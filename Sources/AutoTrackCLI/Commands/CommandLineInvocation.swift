@@ -68,104 +68,78 @@ enum CommandLineInvocation {
         case "version":
             self = .version
         case "bench":
-            guard let name = values.positional else { throw UsageError(message: "'bench' needs a group (\(BenchmarkGroup.allCases.map(\.rawValue).joined(separator: ", ")))") }
+            let groups = BenchmarkGroup.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let name = values.positional else { throw UsageError(message: "'bench' needs a group (\(groups))") }
             guard let group = BenchmarkGroup(rawValue: name) else {
-                throw UsageError(message: "unknown benchmark group '\(name)' (known: \(BenchmarkGroup.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw UsageError(message: "unknown benchmark group '\(name)' (known: \(groups))")
             }
-            self = .bench(group: group, jsonOutput: values["--json"])
+            self = .bench(group: group, jsonOutput: values.value(BenchmarkGroup.Options.json))
         case "conformance":
-            var point: InterceptionPoint?
-            if let text = values["--point"] {
-                guard let parsed = InterceptionPoint.uiKit(named: text) else {
-                    throw UsageError(message: "'--point': unknown point '\(text)' (known: \(InterceptionPoint.uiKit.map(\.name).joined(separator: ", ")))")
-                }
-                point = parsed
-            }
-            let scenarioIDs = values.all("--scenario")
+            typealias Options = ConformanceCommand.Options
+            let scenarioIDs = values.values(Options.scenario)
             for id in scenarioIDs where ScenarioCatalog.scenario(id) == nil && !ObjCConformance.scenarios.contains(where: { $0.id == id }) {
                 throw UsageError(message: "'--scenario': unknown scenario '\(id)' (ids such as GEN-01, SA-L4, DS-T2, ODS-3)")
             }
-            var backends = ConformanceCommand.ConformanceBackend.available
-            if let name = values["--backend"], name != "all" {
-                guard let backend = ConformanceCommand.ConformanceBackend(rawValue: name) else {
-                    throw UsageError(message: "'--backend': unknown backend '\(name)' (known: model, objc, all)")
-                }
-                backends = [backend]
+            let backends: [ConformanceCommand.ConformanceBackend] = switch values.value(Options.backend) ?? .all {
+            case .all: ConformanceCommand.ConformanceBackend.available
+            case .model: [.model]
+            case .objc: [.objc]
             }
-            var objcParts = ConformanceCommand.ObjCPart.allCases
-            if let name = values["--objc"], name != "all" {
-                guard let part = ConformanceCommand.ObjCPart(rawValue: name) else {
-                    throw UsageError(message: "'--objc': unknown part '\(name)' (known: catalog, compiled, all)")
-                }
-                objcParts = [part]
+            let objcParts: [ConformanceCommand.ObjCPart] = switch values.value(Options.objc) ?? .all {
+            case .all: ConformanceCommand.ObjCPart.allCases
+            case .catalog: [.catalog]
+            case .compiled: [.compiled]
             }
             self = .conformance(ConformanceCommand(
-                jsonOutput: values["--json"], junitOutput: values["--junit"], mutants: values.has("--mutants"),
-                scenarioIDs: Set(scenarioIDs), point: point, backends: backends, objcParts: objcParts))
+                jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), mutants: values.isSet(Options.mutants),
+                scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends, objcParts: objcParts))
         case "demo":
-            var format = CollectorWireFormat.sensorsForm
-            if let name = values["--format"] {
-                guard let parsed = CollectorWireFormat(rawValue: name) else {
-                    throw UsageError(message: "'--format': unknown format '\(name)' (known: sensors-form, json)")
-                }
-                format = parsed
-            }
-            if let endpoint = values["--endpoint"], URL(string: endpoint)?.scheme == nil {
-                throw UsageError(message: "'--endpoint': '\(endpoint)' is not a URL")
-            }
+            typealias Options = DemoCommand.Options
             self = .demo(DemoCommand(
-                outputDirectory: values["--out"], endpoint: values["--endpoint"], wireFormat: format,
-                printsJSON: values.has("--json"), writesInspectPage: values.has("--inspect")))
+                outputDirectory: values.value(Options.out), endpoint: values.value(Options.endpoint),
+                wireFormat: values.value(Options.format) ?? .sensorsForm, printsJSON: values.isSet(Options.json),
+                writesInspectPage: values.isSet(Options.inspect)))
         case "collector":
-            guard let port = UInt16(values["--port"] ?? "8106") else { throw UsageError(message: "'--port': needs a port number (1-65535)") }
-            var seconds: Double?
-            if let text = values["--seconds"] {
-                guard let parsed = Double(text), parsed >= 0 else { throw UsageError(message: "'--seconds': needs a number of seconds") }
-                seconds = parsed
-            }
-            self = .collector(CollectorCommand(port: port, duration: seconds))
+            typealias Options = CollectorCommand.Options
+            self = .collector(CollectorCommand(port: values.value(Options.port) ?? 8106, duration: values.value(Options.seconds)))
         case "snapshot":
-            let screenName = values["--screen"] ?? "list"
-            guard let screen = SnapshotCommand.ScreenChoice(rawValue: screenName) else {
-                throw UsageError(message: "'--screen': unknown screen '\(screenName)' (known: \(SnapshotCommand.ScreenChoice.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            let styleName = values["--style"] ?? "slash"
-            guard let style = ViewPathStyle(rawValue: styleName) else {
-                throw UsageError(message: "'--style': unknown path style '\(styleName)' (known: slash, hubble)")
-            }
-            self = .snapshot(SnapshotCommand(screen: screen, style: style))
+            typealias Options = SnapshotCommand.Options
+            self = .snapshot(SnapshotCommand(screen: values.value(Options.screen) ?? .list, style: values.value(Options.style) ?? .slash))
         case "inspect":
-            guard let directory = values["--out"] else { throw UsageError(message: "'inspect' needs --out DIR") }
-            self = .inspect(InspectCommand(outputDirectory: directory, eventsFile: values["--events"]))
+            typealias Options = InspectCommand.Options
+            self = .inspect(InspectCommand(outputDirectory: values.value(Options.out) ?? "", eventsFile: values.value(Options.events)))
         case "oracle":
-            let programs = values["--programs"].map { Int($0) } ?? 10_000
-            guard let programs, programs > 0 else { throw UsageError(message: "'--programs': needs a positive number of programs") }
-            let seed = values["--seed"].map { UInt64($0) } ?? 1
-            guard let seed else { throw UsageError(message: "'--seed': needs a non-negative integer") }
-            let workers = values["--workers"].map { Int($0) } ?? 2
-            guard let workers, (1...64).contains(workers) else { throw UsageError(message: "'--workers': needs a number from 1 to 64") }
-            let crashSeed = values["--crash-seed"].flatMap { UInt64($0) }
-            self = .oracle(OracleCommand(programs: programs, seed: seed, workers: workers, jsonOutput: values["--json"], crashSeed: crashSeed))
+            typealias Options = OracleCommand.Options
+            self = .oracle(OracleCommand(
+                programs: values.value(Options.programs) ?? 10_000, seed: values.value(Options.seed) ?? 1,
+                workers: values.value(Options.workers) ?? 2, jsonOutput: values.value(Options.json), crashSeed: values.value(Options.crashSeed)))
         case "objc-scenario":
-            guard let subject = values["--subject"], let scenario = values["--scenario"] else {
+            typealias Options = ObjCScenarioCommand.Options
+            guard let subject = values.value(Options.subject), let scenario = values.value(Options.scenario) else {
                 throw UsageError(message: "'objc-scenario' needs --subject S and --scenario ID")
             }
-            self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario, operatorName: values["--operator"]))
+            self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario, operatorName: values.value(Options.mutationOperator)))
         case "mirrored-catalog":
-            guard let subject = values["--subject"] else { throw UsageError(message: "'mirrored-catalog' needs --subject S") }
-            self = .mirroredCatalog(MirroredCatalogCommand(subject: subject, operatorName: values["--operator"], scenarioIDs: values.all("--scenario")))
+            typealias Options = MirroredCatalogCommand.Options
+            guard let subject = values.value(Options.subject) else { throw UsageError(message: "'mirrored-catalog' needs --subject S") }
+            self = .mirroredCatalog(MirroredCatalogCommand(
+                subject: subject, operatorName: values.value(Options.mutationOperator), scenarioIDs: values.values(Options.scenario)))
         case "oracle-worker":
-            guard let programs = Int(values["--programs"] ?? ""), let seed = UInt64(values["--seed"] ?? "") else {
+            typealias Options = OracleWorkerCommand.Options
+            guard let programs = values.value(Options.programs), let seed = values.value(Options.seed) else {
                 throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")
             }
-            self = .oracleWorker(OracleWorkerCommand(programs: programs, seed: seed, crashSeed: values["--crash-seed"].flatMap { UInt64($0) }))
+            self = .oracleWorker(OracleWorkerCommand(programs: programs, seed: seed, crashSeed: values.value(Options.crashSeed)))
         case "queue-writer":
-            guard let directory = values["--dir"], let count = Int(values["--count"] ?? "") else {
+            typealias Options = QueueWriterCommand.Options
+            guard let directory = values.value(Options.directory), let count = values.value(Options.count) else {
                 throw UsageError(message: "'queue-writer' needs --dir DIR and --count N")
             }
-            self = .queueWriter(QueueWriterCommand(directory: directory, count: count, sync: values.has("--sync"), ndjsonFile: values["--ndjson"]))
+            self = .queueWriter(QueueWriterCommand(
+                directory: directory, count: count, sync: values.isSet(Options.sync), ndjsonFile: values.value(Options.ndjson)))
         default: // track-stress
-            guard let directory = values["--dir"], let count = Int(values["--count"] ?? "") else {
+            typealias Options = TrackStressCommand.Options
+            guard let directory = values.value(Options.directory), let count = values.value(Options.count) else {
                 throw UsageError(message: "'track-stress' needs --dir DIR and --count N")
             }
             self = .trackStress(TrackStressCommand(directory: directory, count: count))

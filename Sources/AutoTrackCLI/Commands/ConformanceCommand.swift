@@ -70,7 +70,7 @@ struct ConformanceCommand {
     /// them; each in child processes.
     private func runOnRealRuntime() throws -> ([ConformanceReport], Int32) {
         guard ObjCConformance.isAvailable else {
-            print(OracleCommand.unavailable)
+            printError(OracleCommand.unavailable)
             return ([], 1)
         }
         var reports: [ConformanceReport] = []

@@ -96,12 +96,11 @@ struct MirroredCatalogCommand {
 
     func run() throws -> Int32 {
         guard let backend = MirroredCatalog.backend else {
-            print(OracleCommand.unavailable)
+            printError(OracleCommand.unavailable)
             return 1
         }
         guard let (found, _) = MirroredCatalog.subject(named: subject) else {
-            print("unknown subject \(subject)")
-            return 64
+            throw UsageError(message: "unknown subject '\(subject)'")
         }
         let scenarios = try scenarioIDs.map { id in
             guard let scenario = ScenarioCatalog.scenario(id) else { throw UsageError(message: "unknown scenario \(id)") }
@@ -112,8 +111,7 @@ struct MirroredCatalogCommand {
             return 0
         }
         guard let mutationOperator = OperatorMutants.mutationOperator(named: operatorName) else {
-            print("unknown operator \(operatorName)")
-            return 64
+            throw UsageError(message: "unknown operator '\(operatorName)'")
         }
         let fires = OperatorMutants.FireCounter()
         try IsolatedCatalog.runChild(OperatorMutants.mutant(of: found, mutationOperator, fires: fires), scenarios: scenarios, backend: backend) {

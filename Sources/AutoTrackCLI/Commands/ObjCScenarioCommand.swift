@@ -20,8 +20,7 @@ struct ObjCScenarioCommand {
     func run() throws -> Int32 {
         #if AUTOTRACK_OBJC
         guard let scenario = ObjCConformance.scenarios.first(where: { $0.id == scenarioID }) else {
-            print("unknown scenario \(scenarioID)")
-            return 64
+            throw UsageError(message: "unknown scenario '\(scenarioID)'")
         }
         let hook: RealHook
         switch subject {
@@ -53,14 +52,12 @@ struct ObjCScenarioCommand {
             broken.wrapsOverrides = false
             hook = .screenView(broken)
         default:
-            print("unknown subject \(subject)")
-            return 64
+            throw UsageError(message: "unknown subject '\(subject)'")
         }
         var mutation: InterceptionMutation?
         if let operatorName {
             guard let found = InterceptionMutation.allCases.first(where: { $0.description == operatorName }) else {
-                print("unknown operator \(operatorName)")
-                return 64
+                throw UsageError(message: "unknown operator '\(operatorName)'")
             }
             mutation = found
         }
@@ -68,7 +65,7 @@ struct ObjCScenarioCommand {
         try IsolatedScenario.finish(violations: violations, mutationFires: fires)
         return violations.isEmpty ? 0 : 1
         #else
-        print(OracleCommand.unavailable)
+        printError(OracleCommand.unavailable)
         return 1
         #endif
     }

@@ -77,7 +77,7 @@ struct OracleCommand {
         for crash in crashed {
             print("\nseed \(crash.seed) ended its process: \(crash.termination)\n\(crash.program)\n\(crash.errorOutput)")
         }
-        for error in errors { print("error: \(error)") }
+        for error in errors { printError("error: \(error)") }
         if let jsonOutput {
             let summary = Summary(
                 programs: final.programs, operations: final.operations, sends: final.sends,
@@ -88,7 +88,7 @@ struct OracleCommand {
         }
         return final.divergences.isEmpty && crashed.isEmpty && errors.isEmpty && final.programs == programs ? 0 : 1
         #else
-        print(Self.unavailable)
+        printError(Self.unavailable)
         return 1
         #endif
     }
@@ -152,7 +152,7 @@ struct OracleWorkerCommand {
         FileHandle.standardOutput.write(Data("report ".utf8) + json + Data("\n".utf8))
         return 0
         #else
-        print(OracleCommand.unavailable)
+        printError(OracleCommand.unavailable)
         return 1
         #endif
     }
