@@ -40,8 +40,15 @@ let package = Package(
             name: "CAutoTrackChecksum",
             path: "Sources/CAutoTrackChecksum"
         ),
+        // The one lock of the package: Synchronization's Mutex, or with AUTOTRACK_TSAN
+        // defined a pthread mutex ThreadSanitizer models. In no product's interface.
+        .target(
+            name: "AutoTrackLocking",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AutoTrackEvents",
+            dependencies: ["AutoTrackLocking"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -56,18 +63,19 @@ let package = Package(
         ),
         .target(
             name: "AutoTrackInterception",
-            dependencies: ["AutoTrackEvents", "AutoTrackProperties"],
+            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
         // The method-wrapping machinery over a runtime-operations interface, beside the
         // contract: a host with no runtime never links it.
         .target(
             name: "AutoTrackMethodWrapping",
-            dependencies: ["AutoTrackInterception"],
+            dependencies: ["AutoTrackLocking", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "AutoTrackRuntime",
+            dependencies: ["AutoTrackLocking"],
             swiftSettings: strictSettings
         ),
         // The model runtime as a backend of the contract's runtime operations.
@@ -78,12 +86,12 @@ let package = Package(
         ),
         .target(
             name: "AutoTrackReferenceUI",
-            dependencies: ["AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties"],
+            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "AutoTrackHooks",
-            dependencies: [
+            dependencies: ["AutoTrackLocking", 
                 "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackModelBackend",
                 "AutoTrackProperties", "AutoTrackEvents",
             ],
@@ -92,20 +100,20 @@ let package = Package(
         // The SDK core: knows no runtime, no host and no hook.
         .target(
             name: "AutoTrack",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum"],
+            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum"],
             swiftSettings: strictSettings
         ),
         // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.
         .target(
             name: "AutoTrackReferenceHostIntegration",
-            dependencies: ["AutoTrack", "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackRuntime"],
+            dependencies: ["AutoTrackLocking", "AutoTrack", "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         // Sample support, in no product: the sample app the kit, the tool and the tests
         // share, and the scripted session of the demo and the end-to-end tests.
         .target(
             name: "AutoTrackSampleApp",
-            dependencies: ["AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackProperties", "AutoTrackEvents"],
+            dependencies: ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -120,18 +128,18 @@ let package = Package(
         // transport and tracker.
         .target(
             name: "AutoTrackTesting",
-            dependencies: ["AutoTrack", "AutoTrackInterception", "AutoTrackEvents", "AutoTrackProperties"],
+            dependencies: ["AutoTrackLocking", "AutoTrack", "AutoTrackInterception", "AutoTrackEvents", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "AutoTrackCollector",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization"],
+            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization"],
             swiftSettings: strictSettings
         ),
         // The conformance kit: a pure engine, and a Swift Testing layer over it.
         .target(
             name: "AutoTrackConformanceCore",
-            dependencies: [
+            dependencies: ["AutoTrackLocking", 
                 "AutoTrackTesting","AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
             ],
@@ -146,7 +154,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "AutoTrackCLI",
-            dependencies: ["AutoTrackSampleApp", 
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
                 "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI",
                 "AutoTrackInterception", "AutoTrackModelBackend", "AutoTrackHooks", "AutoTrackConformanceCore", "AutoTrack",
                 "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrackCollector",
@@ -155,14 +163,14 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackTests",
-            dependencies: ["AutoTrackTesting", 
+            dependencies: ["AutoTrackLocking", "AutoTrackTesting", 
                 "AutoTrack", "AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackReferenceHostIntegrationTests",
-            dependencies: ["AutoTrackSampleApp", 
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
                 "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrack", "AutoTrackEvents", "AutoTrackProperties",
                 "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackSerialization",
             ],
@@ -187,7 +195,7 @@ let package = Package(
         // Hooks written as a third party would, from the public API only.
         .testTarget(
             name: "ThirdPartyHookTests",
-            dependencies: ["AutoTrackSampleApp", 
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
                 "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackModelBackend",
                 "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackEvents",
             ],
@@ -210,7 +218,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackInterceptionTests",
-            dependencies: ["AutoTrackTesting", "AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"],
+            dependencies: ["AutoTrackLocking", "AutoTrackTesting", "AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -228,17 +236,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackRuntimeTests",
-            dependencies: ["AutoTrackRuntime"],
+            dependencies: ["AutoTrackLocking", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackReferenceUITests",
-            dependencies: ["AutoTrackSampleApp", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackSerializationTests",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "CZlib"],
+            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "CZlib"],
             swiftSettings: strictSettings
         ),
     ],
@@ -296,25 +304,25 @@ if let objcIncludeDirectory {
         // The runtime operations of the hook contract on the real runtime.
         .target(
             name: "AutoTrackObjCBackend",
-            dependencies: ["CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackRuntime"],
+            dependencies: ["AutoTrackLocking", "CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
         // Hooks on the real runtime, from the contract's building blocks.
         .target(
             name: "AutoTrackObjCHooks",
-            dependencies: ["AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackProperties", "AutoTrackEvents"],
+            dependencies: ["AutoTrackLocking", "AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
         // The differential oracle: random programs of runtime operations on the model and
         // the real runtime, compared send by send.
         .target(
             name: "AutoTrackRuntimeOracle",
-            dependencies: ["AutoTrackRuntime", "AutoTrackEvents", "AutoTrackObjCBackend", "CObjCRuntimeBridge"],
+            dependencies: ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackEvents", "AutoTrackObjCBackend", "CObjCRuntimeBridge"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AutoTrackObjCBackendTests",
-            dependencies: ["AutoTrackSampleApp", 
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
                 "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
                 "AutoTrackMethodWrapping", "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
                 "AutoTrackHooks", "AutoTrackReferenceUI",

@@ -4,6 +4,7 @@ import AutoTrackSerialization
 /// Foundation: `URL` appears in this file's public API.
 public import Foundation
 import Synchronization
+import AutoTrackLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -129,7 +130,7 @@ public final class LocalCollector: Sendable {
     public let limits: Limits
     private let script: Script
     private let onBatch: (@Sendable ([Event]) -> Void)?
-    private let store = Mutex(Store())
+    private let store = Locked(Store())
     private let requests = Atomic<Int>(0)
     private let connections = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)

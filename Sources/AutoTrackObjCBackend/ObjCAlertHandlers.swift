@@ -1,5 +1,5 @@
 import CObjCRuntimeBridge
-import Synchronization
+import AutoTrackLocking
 
 /// Handler blocks wrapped so a hook runs first: what an alert-action hook does to the
 /// handler an app passes to `actionWithTitle:…handler:`. A wrapped handler calls the
@@ -14,7 +14,7 @@ public enum ObjCAlertHandlers {
         let block: UnsafeMutableRawPointer
     }
 
-    private static let bodies = Mutex<[Int32: @Sendable (UInt, Handler?) -> Void]>([:])
+    private static let bodies = Locked<[Int32: @Sendable (UInt, Handler?) -> Void]>([:])
 
     private static let callback: ATAlertHandlerCallback = { token, action, original in
         guard let body = ObjCAlertHandlers.bodies.withLock({ $0[token] }) else { return }

@@ -1,5 +1,5 @@
 import CObjCRuntimeBridge
-import Synchronization
+import AutoTrackLocking
 
 /// Forwarding proxies (`NSProxy` subclasses, as RxCocoa's delegate proxies): a proxy
 /// stands in for an object, forwards every message to it with
@@ -27,7 +27,7 @@ public enum ObjCForwardingProxies {
         }
     }
 
-    private static let bodies = Mutex<[Int32: @Sendable (Forwarded) -> Void]>([:])
+    private static let bodies = Locked<[Int32: @Sendable (Forwarded) -> Void]>([:])
 
     private static let callback: ATProxyCallback = { token, target, invocation in
         guard let body = ObjCForwardingProxies.bodies.withLock({ $0[token] }) else {

@@ -2,7 +2,7 @@
 public import AutoTrackInterception
 public import AutoTrackMethodWrapping
 import CObjCRuntimeBridge
-import Synchronization
+import AutoTrackLocking
 
 /// The real Objective-C runtime of this process — GCC's libobjc with GNUstep Base —
 /// as a backend of the hook contract's `RuntimeOperations`: every requirement is the
@@ -30,10 +30,10 @@ public final class ObjCRuntime: RuntimeOperations {
     /// The process's runtime.
     public static let shared = ObjCRuntime()
 
-    private let classes = Mutex<[UInt: ObjCClass]>([:])
-    private let methods = Mutex<[UInt: ObjCMethod]>([:])
+    private let classes = Locked<[UInt: ObjCClass]>([:])
+    private let methods = Locked<[UInt: ObjCMethod]>([:])
     /// Associations by object (or class) address, then key.
-    private let associations = Mutex<[UInt: [String: any AnyObject & Sendable]]>([:])
+    private let associations = Locked<[UInt: [String: any AnyObject & Sendable]]>([:])
 
     private init() {}
 

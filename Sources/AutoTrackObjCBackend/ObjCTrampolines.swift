@@ -1,5 +1,5 @@
 import CObjCRuntimeBridge
-import Synchronization
+import AutoTrackLocking
 
 /// One message a trampoline received: a `void` method's receiver, selector and up to
 /// four integer or pointer arguments (`tableView:didSelectRowAtIndexPath:`,
@@ -80,7 +80,7 @@ public enum ObjCTrampolines {
     /// How many trampolines a process has.
     public static let capacity = Int(ATR_TRAMPOLINES)
 
-    private static let bodies = Mutex<[Int32: @Sendable (ObjCCall) -> UInt]>([:])
+    private static let bodies = Locked<[Int32: @Sendable (ObjCCall) -> UInt]>([:])
 
     private static let handler: ATTrampolineHandler = { slot, receiver, selector, first, second, third, fourth in
         guard let body = ObjCTrampolines.bodies.withLock({ $0[slot] }) else { return 0 }

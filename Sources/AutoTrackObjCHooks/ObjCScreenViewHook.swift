@@ -4,7 +4,7 @@ import AutoTrackMethodWrapping
 import AutoTrackEvents
 import AutoTrackObjCBackend
 import AutoTrackProperties
-import Synchronization
+import AutoTrackLocking
 
 /// Screen views on the real Objective-C runtime: `viewDidAppear:` of the framework's
 /// view controller class and of every app class that overrides it, so a screen view is
@@ -70,7 +70,7 @@ public struct ObjCScreenViewHook: Sendable {
 
     /// The override wrappers installed, by class.
     final class WrappedClasses: Sendable {
-        let handles = Mutex<[ObjCClass: HookHandle]>([:])
+        let handles = Locked<[ObjCClass: HookHandle]>([:])
     }
 
     /// Wraps `viewDidAppear:` of every class from `cls` up to (not including) `base`

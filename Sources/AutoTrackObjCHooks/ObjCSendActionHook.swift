@@ -3,7 +3,7 @@ public import AutoTrackInterception
 import AutoTrackEvents
 import AutoTrackObjCBackend
 import AutoTrackProperties
-import Synchronization
+import AutoTrackLocking
 
 /// Clicks on controls on the real Objective-C runtime: wraps the framework control
 /// class's `sendAction:to:forEvent:` (UIControl's), so every target-action a touch
@@ -71,7 +71,7 @@ public struct ObjCSendActionHook: Sendable {
     final class IdentityCache: Sendable {
         static let shared = IdentityCache()
         static let placeholder = ObjCRuntime.shared.rootClass
-        private let recent = Mutex<[(UInt, ObjCObject)]>([])
+        private let recent = Locked<[(UInt, ObjCObject)]>([])
 
         func object(for address: UInt, make: () -> ObjCObject?) -> ObjCObject? {
             if let found = recent.withLock({ $0.first { $0.0 == address }?.1 }) { return found }

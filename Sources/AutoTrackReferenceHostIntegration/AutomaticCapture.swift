@@ -7,7 +7,7 @@ public import AutoTrackInterception
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// Automatic capture of one tracker on one reference host: the hooks installed, the
 /// context they report to, the exposure monitor, and the lifecycle and run-loop
@@ -19,7 +19,7 @@ public final class AutomaticCapture: Sendable {
     /// (`ElementExposureMonitor.watch(_:options:properties:eventName:)`): updated
     /// after every turn of the host's run loop, suspended in the background.
     public let exposures: ElementExposureMonitor
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let host: ReferenceHost
     private let release: @Sendable () -> Void
 
@@ -34,7 +34,7 @@ public final class AutomaticCapture: Sendable {
         self.exposures = exposures
         self.host = host
         self.release = release
-        state = Mutex(State(handles: [], observers: []))
+        state = Locked(State(handles: [], observers: []))
     }
 
     /// The handles of the installed hooks, in installation order.
@@ -71,9 +71,9 @@ public final class AutomaticCapture: Sendable {
 
 /// The captures active on one host, by tracker: an associated object of its runtime.
 final class ActiveCaptures: Sendable {
-    let byTracker = Mutex<[ObjectIdentifier: AutomaticCapture]>([:])
+    let byTracker = Locked<[ObjectIdentifier: AutomaticCapture]>([:])
     private static let key = AssociationKey("AutoTrackReferenceHostIntegration.captures")
-    private static let creation = Mutex<Void>(())
+    private static let creation = Locked<Void>(())
 
     static func of(_ host: ReferenceHost) -> ActiveCaptures {
         creation.withLock { _ in

@@ -1,12 +1,12 @@
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// Runs a ``RuntimeProgram`` on the package's model of Objective-C dispatch, in a
 /// fresh `Runtime` per program.
 enum ModelExecution {
     /// The trace of one send, with the real runtime's limit.
     final class Trace: Sendable {
-        private let entries = Mutex<[Int]>([])
+        private let entries = Locked<[Int]>([])
         static let limit = 48
         static let cut = 9999
 
@@ -28,14 +28,14 @@ enum ModelExecution {
 
     /// Counts key-value notifications.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         func add() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }
 
     /// The program's objects, for forwarding implementations to return.
     final class Objects: Sendable {
-        let all = Mutex<[RuntimeObject]>([])
+        let all = Locked<[RuntimeObject]>([])
     }
 
     static func run(_ program: RuntimeProgram) -> [Observation] {

@@ -1,5 +1,5 @@
 import CObjCRuntimeBridge
-import Synchronization
+import AutoTrackLocking
 
 /// Runs a ``RuntimeProgram`` on the real runtime (GCC's libobjc with GNUstep Base):
 /// real classes made with `objc_allocateClassPair`, the bridge's pool of tagged IMPs,
@@ -7,7 +7,7 @@ import Synchronization
 enum ObjCExecution {
     /// The pool's bindings (which class a super-calling IMP is compiled in, which object
     /// a forwarding IMP returns) are process-wide: one program at a time.
-    private static let exclusive = Mutex<Int>(0)
+    private static let exclusive = Locked<Int>(0)
 
     static func run(_ program: RuntimeProgram) -> [Observation] {
         exclusive.withLock { programNumber in

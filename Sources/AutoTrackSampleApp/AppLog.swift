@@ -1,6 +1,7 @@
 /// AutoTrackRuntime: `RuntimeValue` appears in this file's public API.
 public import AutoTrackRuntime
 import Synchronization
+import AutoTrackLocking
 
 /// What the sample app's own code did, in order: the originals' side of every
 /// exactly-once count — and, for each original, the call it received (its transcript:
@@ -11,7 +12,7 @@ public final class AppLog: Sendable {
         var calls: [String] = []
         var ordinals: [ObjectIdentifier: Int] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let recordsCalls = Atomic<Bool>(false)
 
     /// Creates an empty log.

@@ -41,7 +41,7 @@ struct DelegateSelectionHookTests {
         #expect(click.screen?.typeName == "ViewController")
     }
 
-    @Test("the sample app's own table: the seeds' values through the hook", arguments: strategies)
+    @Test("the sample app's own table: the tutorials' values through the hook", arguments: strategies)
     func sampleTable(hook: any InterceptionHook<ReferenceHost>) throws {
         let fixture = try Fixture(launch: false)
         try fixture.install(hook)

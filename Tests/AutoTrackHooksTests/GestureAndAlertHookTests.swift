@@ -112,7 +112,7 @@ struct GestureAndAlertHookTests {
 
     // MARK: Alerts
 
-    @Test("an alert action's recorded path and id are the ones on screen, in both path styles (seed 003)", arguments: [ViewPathStyle.slash, .hubble])
+    @Test("an alert action's recorded path and id are the ones on screen, in both path styles", arguments: [ViewPathStyle.slash, .hubble])
     func alertPathAsOnScreen(style: ViewPathStyle) throws {
         let fixture = try Fixture()
         let context = InteractionContext(sink: fixture.sink, pathStyle: style)

@@ -6,7 +6,6 @@ import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackTesting
 import AutoTrackRuntime
-import Synchronization
 
 /// A recording sink that logs a click into `log` as it receives, so tests can check
 /// that the click came before the original.

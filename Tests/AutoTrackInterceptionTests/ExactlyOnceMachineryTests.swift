@@ -3,8 +3,8 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackTesting
 import Dispatch
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 final class Token {}
 
@@ -23,7 +23,7 @@ struct ExactlyOnceMachineryTests {
             guardian.withKey(keyB) { seen.append($0) }
             // Another thread (async: `sync` would run the block on this thread).
             let done = DispatchSemaphore(value: 0)
-            let otherThreadSaw = Mutex(false)
+            let otherThreadSaw = Locked(false)
             DispatchQueue.global().async {
                 guardian.withKey(keyA) { outermost in otherThreadSaw.withLock { $0 = outermost } }
                 done.signal()
@@ -143,7 +143,7 @@ struct ExactlyOnceMachineryTests {
 
     @Test("a hook handle uninstalls once, and reports its state")
     func handle() throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let handle = HookHandle(name: "h") { () throws(HookError) -> HookState in
             calls.withLock { $0 += 1 }
             return .uninstalled

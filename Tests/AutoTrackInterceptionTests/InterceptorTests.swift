@@ -2,12 +2,12 @@ import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackTesting
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 /// What a test saw, in order: the sink's `record` and the original's `original`.
 final class Transcript: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
@@ -94,7 +94,7 @@ struct InterceptorTests {
     func originalThrows() {
         let transcript = Transcript()
         let interceptor = Interceptor(context: InteractionContext(sink: loggingSink(transcript)), hookSwitch: HookSwitch(), capturedBy: "test")
-        let calls = Mutex(0)
+        let calls = Locked(0)
         #expect(throws: OriginalFailure()) {
             try interceptor.intercept { Self.click() } original: { () throws(OriginalFailure) -> Void in
                 calls.withLock { $0 += 1 }
@@ -110,7 +110,7 @@ struct InterceptorTests {
         let context = InteractionContext(sink: InMemoryInteractionSink())
         context.isEnabled = false
         let interceptor = Interceptor(context: context, hookSwitch: HookSwitch(), capturedBy: "test")
-        let built = Mutex(0)
+        let built = Locked(0)
         func key() -> InterceptionDedupe {
             built.withLock { $0 += 1 }
             return .none
@@ -137,7 +137,7 @@ struct InterceptorTests {
     func forwardThen() {
         let context = InteractionContext(sink: InMemoryInteractionSink())
         let interceptor = Interceptor(context: context, hookSwitch: HookSwitch(), capturedBy: "test")
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let adjusted = interceptor.forward { () -> Int in
             calls.withLock { $0 += 1 }
             return 1

@@ -4,6 +4,7 @@ import AutoTrackObjCBackend
 import CObjCRuntimeBridge
 import Synchronization
 import Testing
+import AutoTrackLocking
 
 /// The contract's method-wrapping machinery — written once against `RuntimeOperations` —
 /// on real classes, real methods and real IMPs: the wrapper is a C-convention Swift
@@ -18,10 +19,10 @@ import Testing
             let original: ObjCImplementation
             let hookSwitch: HookSwitch
         }
-        let ours = Mutex<[String: Ours]>([:])
-        let theirs = Mutex<[String: ObjCImplementation]>([:])
-        let recorded = Mutex<[String: Int]>([:])
-        let theirCalls = Mutex<[String: Int]>([:])
+        let ours = Locked<[String: Ours]>([:])
+        let theirs = Locked<[String: ObjCImplementation]>([:])
+        let recorded = Locked<[String: Int]>([:])
+        let theirCalls = Locked<[String: Int]>([:])
     }
 
     static let installations = Installations()

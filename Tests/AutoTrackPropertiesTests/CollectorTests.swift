@@ -106,7 +106,7 @@ struct CollectorTests {
         #expect(extractor.content(of: Element("UIView")) == nil)
     }
 
-    @Test("control attributes use seed 004's formats")
+    @Test("control attributes use their fixed formats")
     func controlAttributes() {
         let button = Element(
             "UIButton", role: .button, frame: Rect(x: 16, y: 100.5, width: 343, height: 44), text: "Log in",

@@ -1,7 +1,7 @@
 import AutoTrackProperties
 import Testing
 
-/// Trees built to match the paths printed in the tutorials (seeds 003 and 004).
+/// Trees built to match the paths printed in the tutorials (ARCHITECTURE.md, “Slash paths” and “HubbleData paths”).
 @Suite("Golden view paths from the tutorials")
 struct ViewPathGoldenTests {
     @Test("slash style: WMMineViewController[0]/UIView[0]/UITableView[0]/UIView[1]/WMMineTopInfoView[0]/UIView[0]")

@@ -8,13 +8,13 @@ import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
 import Foundation
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 @Suite("Enabling automatic capture on the reference host: idempotent and reversible")
 struct AutomaticCaptureTests {
     final class Collected: Sendable {
-        let events = Mutex<[Event]>([])
+        let events = Locked<[Event]>([])
         var names: [String] { events.withLock { $0.map(\.name.rawValue) } }
     }
 
@@ -63,7 +63,7 @@ struct AutomaticCaptureTests {
         let collected = Collected()
         let tracker = try makeTracker(directory, collected)
         let host = try ReferenceHost()
-        let captures = Mutex<[ObjectIdentifier]>([])
+        let captures = Locked<[ObjectIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             if let capture = try? tracker.enableAutoTrack(on: host) {
                 captures.withLock { $0.append(ObjectIdentifier(capture)) }

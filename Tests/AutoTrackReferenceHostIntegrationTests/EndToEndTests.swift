@@ -57,7 +57,7 @@ struct EndToEndTests {
         // 2: Buy in the first cell.
         #expect(property(2, "$element_content") == "Buy")
         #expect(property(2, "$element_path") == "ViewController[0]/UIView[0]/UITableView[0]/MyTableViewCell#[0,0]/UITableViewCellContentView[0]/UIButton[0]")
-        // 3: the sixth row — the seeds' values.
+        // 3: the sixth row — the tutorials' values.
         #expect(property(3, "$element_content") == "CELL-Buy")
         #expect(property(3, "$element_position") == "0:5")
         #expect(property(3, "$screen_name") == "ViewController")

@@ -5,15 +5,15 @@ import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import Foundation
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 /// `$AppElementExposure` on the reference host: the capture's monitor runs after every
 /// turn of the run loop, so scrolling, transitions and the background change what is
 /// seen without the app calling anything.
 @Suite struct ExposureCaptureTests {
     final class EventLog: Sendable {
-        let events = Mutex<[Event]>([])
+        let events = Locked<[Event]>([])
     }
 
     final class Session {

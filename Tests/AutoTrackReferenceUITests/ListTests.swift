@@ -95,7 +95,7 @@ struct ListTests {
         #expect(ElementContentExtractor().content(of: after) == "CELL-Buy")
     }
 
-    @Test("from the element model alone, a cell yields the seeds' values")
+    @Test("from the element model alone, a cell yields the tutorials' values")
     func seedValuesFromModel() throws {
         let cell = try #require(app.table.cell(at: IndexPath(row: 5, section: 0)))
         let properties = ClickProperties(device: .current(appVersion: "1.0")).collect(for: cell)

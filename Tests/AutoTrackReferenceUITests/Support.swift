@@ -3,13 +3,13 @@ import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackSampleApp
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// Counts calls to a method by wrapping its implementation — test instrumentation,
 /// the simplest possible hook.
 final class CallCounter: Sendable {
     final class Storage: Sendable {
-        let calls = Mutex<[MessageArguments]>([])
+        let calls = Locked<[MessageArguments]>([])
     }
     let storage = Storage()
     var count: Int { storage.calls.withLock { $0.count } }
@@ -48,7 +48,7 @@ func defineLifecycleLoggingClass(_ name: String, superclass: String = "UIViewCon
 /// What a test's own closures saw, in order: a transcript a test compares whole (the
 /// sample app's originals are counted through its typed ``AppLog`` instead).
 final class Transcript: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     func clear() { lines.withLock { $0.removeAll() } }

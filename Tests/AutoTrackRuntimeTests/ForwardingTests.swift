@@ -1,6 +1,6 @@
 import AutoTrackRuntime
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 @Suite("Message forwarding and proxies (objc4 and NSProxy semantics)")
 struct ForwardingTests {
@@ -14,7 +14,7 @@ struct ForwardingTests {
         let ping = self.ping
         let target = try runtime.defineRecordingClass("Target", selectors: [ping], log: log)
         let targetObject = try runtime.allocate(target)
-        let handoff = Mutex<Bool>(true)
+        let handoff = Locked<Bool>(true)
         let forwarder = try runtime.defineClass("Forwarder", methods: [
             (Selectors.forwardingTarget, "@@::", Implementation("fast") { _ in
                 log.record("forwardingTargetForSelector:")
@@ -70,7 +70,7 @@ struct ForwardingTests {
         }
     }
 
-    /// A proxy class in the style of seed 001's delegate proxy: forwards everything to
+    /// A proxy class in the style of a tutorial's delegate proxy: forwards everything to
     /// a target it holds.
     func makeProxyClass(target: RuntimeObject) throws -> RuntimeClass {
         try runtime.defineClass("DelegateProxy", superclass: runtime.proxyRootClass, methods: [

@@ -1,10 +1,10 @@
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// Counts calls by name, from any thread.
 final class CallLog: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
-    private let order = Mutex<[String]>([])
+    private let counts = Locked<[String: Int]>([:])
+    private let order = Locked<[String]>([])
 
     func record(_ name: String) {
         counts.withLock { $0[name, default: 0] += 1 }

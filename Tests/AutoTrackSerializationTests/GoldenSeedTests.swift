@@ -3,11 +3,11 @@ import AutoTrackSerialization
 import Testing
 
 /// The `$AppClick` and `$AppViewScreen` samples printed in the autotrack tutorials
-/// (seeds 000 and 002), rebuilt through the API. The tutorials misspell `properties`
+/// (a cell click and a screen view), rebuilt through the API. The tutorials misspell `properties`
 /// as `propeerties`; the collector's field is `properties`.
 @Suite("Golden: the tutorials' printed events rebuilt, encoded and decoded")
 struct GoldenSeedTests {
-    /// Seed 000, the table-cell click with content and position.
+    /// The table-cell click with content and position.
     static let tableCellClick = Fixtures.event(
         name: .appClick, time: 1_648_887_065_273,
         properties: [
@@ -47,7 +47,7 @@ struct GoldenSeedTests {
         }
         """
 
-    /// Seed 002, the screen view.
+    /// The screen view.
     static let screenView = Fixtures.event(
         name: .appViewScreen, time: 1_648_626_597_682,
         properties: [
@@ -83,7 +83,7 @@ struct GoldenSeedTests {
         }
         """
 
-    /// The exact lines the tutorial printed for the seed-000 click, typo corrected:
+    /// The exact lines the tutorial printed for the table-cell click, typo corrected:
     /// our pretty form must begin with them byte for byte.
     static let printedClickHead = """
         {

@@ -1,7 +1,7 @@
 import AutoTrackSerialization
 import Foundation
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 @Suite("The JSON parser on a small thread stack")
 struct ParserStackTests {
@@ -9,7 +9,7 @@ struct ParserStackTests {
     /// default for secondary threads), and reports whether it finished.
     static func parseOnSmallStack(depth: Int, maximumDepth: Int) -> Bool {
         let text = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
-        let finished = Mutex(false)
+        let finished = Locked(false)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             _ = try? JSONParser(maximumDepth: maximumDepth).parse(text)

@@ -4,7 +4,6 @@ import AutoTrackTesting
 import AutoTrackInterception
 import AutoTrackProperties
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Run-time autotrack settings and their JSON document")

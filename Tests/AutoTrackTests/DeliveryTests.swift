@@ -3,7 +3,6 @@ import AutoTrackCollector
 import AutoTrackEvents
 import AutoTrackSerialization
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Delivery over HTTP to a local collector, with faults", .serialized)

@@ -4,7 +4,6 @@ import AutoTrackTesting
 import AutoTrackInterception
 import AutoTrackProperties
 import Foundation
-import Synchronization
 import Testing
 
 /// `$AppElementExposure`: the exposure rule (`ExposureTimeline`), its options, and the

@@ -4,7 +4,6 @@ import AutoTrackTesting
 import AutoTrackInterception
 import AutoTrackProperties
 import Foundation
-import Synchronization
 import Testing
 
 /// A host framework that is neither UIKit nor the reference host: its own widget and

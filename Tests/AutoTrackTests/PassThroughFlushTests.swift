@@ -3,8 +3,8 @@ import AutoTrackEvents
 import AutoTrackTesting
 import AutoTrackSerialization
 import Foundation
-import Synchronization
 import Testing
+import AutoTrackLocking
 
 /// A flush hands stored events to a wire-form transport as they are: no decoding, no
 /// re-encoding, a record that is not one JSON object rejected and counted.
@@ -12,8 +12,8 @@ import Testing
 struct PassThroughFlushTests {
     /// Records every call: the wire-form batches, or the decoded ones.
     final class RecordingTransport: EncodedEventTransport {
-        let encodedCalls = Mutex<[[EncodedEvent]]>([])
-        let decodedCalls = Mutex<[[Event]]>([])
+        let encodedCalls = Locked<[[EncodedEvent]]>([])
+        let decodedCalls = Locked<[[Event]]>([])
         let batchesPerDelivery: Int
 
         init(batchesPerDelivery: Int = 1) { self.batchesPerDelivery = batchesPerDelivery }
@@ -31,7 +31,7 @@ struct PassThroughFlushTests {
 
     /// Takes decoded events only.
     final class DecodedOnlyTransport: Transport {
-        let calls = Mutex<[[Event]]>([])
+        let calls = Locked<[[Event]]>([])
         func deliver(_ events: [Event]) -> DeliveryResult {
             calls.withLock { $0.append(events) }
             return .accepted

@@ -2,8 +2,8 @@ import AutoTrack
 import AutoTrackEvents
 import AutoTrackSerialization
 import Foundation
-import Synchronization
 import Testing
+import AutoTrackLocking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,9 +18,9 @@ final class FaultyWriteLayer: QueueWriteLayer {
         var failSync = false
     }
     private let system = SystemQueueWriteLayer()
-    private let state: Mutex<(plan: Plan, writes: Int, partialDone: Bool)>
+    private let state: Locked<(plan: Plan, writes: Int, partialDone: Bool)>
 
-    init(_ plan: Plan = Plan()) { state = Mutex((plan, 0, false)) }
+    init(_ plan: Plan = Plan()) { state = Locked((plan, 0, false)) }
 
     func recover() { state.withLock { $0.plan = Plan() } }
 

@@ -3,7 +3,6 @@ import AutoTrackEvents
 import AutoTrackProperties
 import Foundation
 import AutoTrackTesting
-import Synchronization
 
 func temporaryDirectory(_ label: String) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-\(label)-\(UUID().uuidString)")

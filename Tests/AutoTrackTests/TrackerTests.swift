@@ -4,7 +4,6 @@ import AutoTrackTesting
 import AutoTrackProperties
 import AutoTrackSerialization
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("The tracker API")

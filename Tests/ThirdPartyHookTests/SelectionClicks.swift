@@ -4,7 +4,7 @@ import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// A delegate-selection hook from the public API: at `setDelegate:`, the `didSelect…`
 /// of the class that really implements it (below any KVO class) is wrapped in place
@@ -17,7 +17,7 @@ final class SelectionClicks: InterceptionHook {
     func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         let name = self.name
         let runtime = host.runtime
-        let wrapped = Mutex<[HookHandle]>([])
+        let wrapped = Locked<[HookHandle]>([])
         let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
             let delegates = HookHandle(name: "\(name)/delegates") { () throws(HookError) -> HookState in
                 let handles = wrapped.withLock { handles in

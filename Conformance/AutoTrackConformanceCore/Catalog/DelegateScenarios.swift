@@ -58,7 +58,7 @@ enum DelegateScenarios {
     }
 
     static let all: [Scenario] = [
-        scenario("DS-01", "a delegate subclass whose didSelect calls super", "Both the subclass and its superclass hooked: two clicks per selection (seed 000/001).", [.oneInteraction, .originalOnce]) { run in
+        scenario("DS-01", "a delegate subclass whose didSelect calls super", "Both the subclass and its superclass hooked: two clicks per selection.", [.oneInteraction, .originalOnce]) { run in
             let superDelegate = try delegate(run)
             _ = try PointFixture.makeTable(run, delegate: superDelegate) // hooks the superclass too
             let table = try PointFixture.makeTable(run, delegate: try delegate(run, "MySubTableDelegate"))
@@ -219,7 +219,7 @@ enum DelegateScenarios {
             try select(run, 3, in: table)
             run.expect(.oneInteraction, "interactions after KVO left", expected: 2, observed: run.clicks)
         },
-        scenario("DS-15", "the delegate reports the app's class", "Seed 000's dynamic subclass reported $screen_name as cn.SensorsDataViewController.", [.transparency]) { run in
+        scenario("DS-15", "the delegate reports the app's class", "A tutorial's dynamic subclass reported $screen_name as cn.SensorsDataViewController.", [.transparency]) { run in
             let app = try delegate(run)
             _ = try PointFixture.makeTable(run, delegate: app)
             run.expect(.transparency, "reported class", expected: "MyTableDelegate", observed: (try run.runtime.reportedClass(of: app))?.name ?? "none")

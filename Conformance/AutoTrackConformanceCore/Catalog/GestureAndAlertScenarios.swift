@@ -36,7 +36,7 @@ enum GestureAndAlertScenarios {
             run.expectCounts(original: .bannerTap, originals: 1, interactions: 1)
             run.expect(.originalOnce, "calls of edit", expected: 1, observed: run.log.count(.edit))
         },
-        scenario("GR-02", .gesture, "a long press: began, changed three times, ended", "Long-press actions run at every state: five clicks for one press (seed 004).", [.oneInteraction, .originalOnce]) { run in
+        scenario("GR-02", .gesture, "a long press: began, changed three times, ended", "Long-press actions run at every state: five clicks for one press.", [.oneInteraction, .originalOnce]) { run in
             let view = try image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UILongPressGestureRecognizer", target: run.app.listScreen, action: "bannerPressed:"))
             try run.host.driver.longPress(view, changes: 3)
@@ -51,7 +51,7 @@ enum GestureAndAlertScenarios {
             try run.host.driver.tap(gesturesOn: view)
             run.expectCounts(original: .bannerTap, originals: 1, interactions: 1)
         },
-        scenario("GR-04", .gesture, "a pan recognizer is not a click", "Hooking every UIGestureRecognizer made scrolling and pans count as clicks (seed 003).", [.filters]) { run in
+        scenario("GR-04", .gesture, "a pan recognizer is not a click", "Hooking every UIGestureRecognizer made scrolling and pans count as clicks.", [.filters]) { run in
             let view = try image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UIPanGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.runtime.call(view.gestureRecognizers[0], "_setState:", GestureState.ended.rawValue)
@@ -65,7 +65,7 @@ enum GestureAndAlertScenarios {
             try run.host.driver.tap(gesturesOn: view)
             run.expectCounts(original: .bannerTap, originals: 0, interactions: 0)
         },
-        scenario("GR-06", .gesture, "the action method called directly by app code", "Seed 003 exchanged the target class's action method: every direct call became a click.", [.filters, .originalOnce]) { run in
+        scenario("GR-06", .gesture, "the action method called directly by app code", "A tutorial exchanged the target class's action method: every direct call became a click.", [.filters, .originalOnce]) { run in
             let view = try image(run)
             view.addGestureRecognizer(try run.host.makeGestureRecognizer("UITapGestureRecognizer", target: run.app.listScreen, action: "bannerTapped:"))
             try run.runtime.call(run.app.listScreen, "bannerTapped:", view.gestureRecognizers[0])
@@ -81,7 +81,7 @@ enum GestureAndAlertScenarios {
             try run.host.driver.tapAlertAction(titled: "OK")
             run.expect(.oneInteraction, "interactions", expected: 1, observed: run.clicks)
         },
-        scenario("AA-02", .alertAction, "two alerts with the same action titles", "\"OK\" in every alert shares one event id: the data cannot tell which question was answered (seed 004).", [.oneInteraction, .transparency]) { run in
+        scenario("AA-02", .alertAction, "two alerts with the same action titles", "\"OK\" in every alert shares one event id: the data cannot tell which question was answered.", [.oneInteraction, .transparency]) { run in
             for message in ["Delete the photo?", "Leave the group?"] {
                 let alert = try run.host.makeAlert(title: "Confirm", message: message)
                 try run.runtime.call(alert, "addAction:", try run.host.makeAlertAction(title: "OK", handler: nil))

@@ -18,7 +18,7 @@ enum ScreenViewScenarios {
     static func screens(_ run: ScenarioRun) -> [String] { run.sink.interactions.map { $0.screen?.typeName ?? "?" } }
 
     static let all: [Scenario] = [
-        scenario("SV-01", "launch inside a navigation controller", "Containers (UINavigationController) counted as screens: extra $AppViewScreen at launch (seed 002).", [.filters, .oneInteraction]) { run in
+        scenario("SV-01", "launch inside a navigation controller", "Containers (UINavigationController) counted as screens: extra $AppViewScreen at launch.", [.filters, .oneInteraction]) { run in
             try run.app.launch()
             run.expect(.oneInteraction, "screen views", expected: ["ViewController"], observed: screens(run))
         },
@@ -35,7 +35,7 @@ enum ScreenViewScenarios {
             try run.host.driver.cancelledSwipeBack(run.app.navigation)
             run.expectCounts(original: .viewDidAppear("SettingsViewController"), originals: 1, interactions: 0)
         },
-        scenario("SV-04", "background, then foreground", "No screen view on return from background: sessions start without a screen (seed 002's open problem).", [.oneInteraction]) { run in
+        scenario("SV-04", "background, then foreground", "No screen view on return from background: sessions start without a screen (a problem the tutorials leave open).", [.oneInteraction]) { run in
             try run.app.launch()
             run.resetCounts()
             run.host.driver.background()
@@ -57,7 +57,7 @@ enum ScreenViewScenarios {
             try run.host.driver.swipe(toPage: 1, in: run.app.pagesScreen)
             run.expect(.oneInteraction, "screen views", expected: ["ViewController", "PageChildViewController", "PageChildViewController"], observed: screens(run))
         },
-        scenario("SV-07", "an ignored screen class and its subclasses", "A blacklist matching class names exactly misses subclasses (seed 002).", [.filters]) { outer in
+        scenario("SV-07", "an ignored screen class and its subclasses", "A blacklist matching class names exactly misses subclasses.", [.filters]) { outer in
             let run = try outer.variant(exclusions: TrackingExclusions(screenTypes: TrackingExclusions.systemScreenTypes.union(["UIViewController"])))
             try run.install()
             try run.app.launch()

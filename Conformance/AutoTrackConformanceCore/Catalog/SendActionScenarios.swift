@@ -49,7 +49,7 @@ enum SendActionScenarios {
             run.expectCounts(original: .buy, originals: 1, interactions: 1)
             run.expect(.originalOnce, "calls of the override", expected: 1, observed: log.count(.override))
         },
-        scenario("SA-03", "another tracker's hook selector", "GrowingIO's growingHookTouch_ actions reach UIControl and were counted as user clicks (seed 003).", [.filters, .originalOnce]) { run in
+        scenario("SA-03", "another tracker's hook selector", "GrowingIO's growingHookTouch_ actions reach UIControl and were counted as user clicks.", [.filters, .originalOnce]) { run in
             let log = run.log
             let cls = try run.runtime.defineClass("GrowingTarget", methods: [
                 ("growingHookTouch_onClick:", "v@:@", Implementation("growing") { _ in log.record(.growing); return .void }),
@@ -61,7 +61,7 @@ enum SendActionScenarios {
             run.expectCounts(original: .growing, originals: 1, interactions: 0)
             run.keepAlive(target)
         },
-        scenario("SA-04", "a private system action", "UIKit's underscore actions (`_searchFieldBeginEditing`) flood the data with non-clicks (seed 004).", [.filters, .originalOnce]) { run in
+        scenario("SA-04", "a private system action", "UIKit's underscore actions (`_searchFieldBeginEditing`) flood the data with non-clicks.", [.filters, .originalOnce]) { run in
             try run.host.driver.type("a", into: run.app.searchField)
             run.expect(.filters, "interactions other than end of editing", expected: 1, observed: run.clicks)
         },

@@ -212,7 +212,7 @@ enum VarietyScenarios {
             run.expect(.oneInteraction, "clicked actions", expected: ["Cancel", "Sure"],
                        observed: run.sink.interactions.map { run.text($0.element?.properties["$element_content"]) })
         },
-        scenario("AA-V2", .alertAction, "an alert answered, paths in the HubbleData style", "The handler runs after dismissal: a path taken then has lost its UIWindow(0)_ root and differs from the one a person picks on screen (seed 003).", [.oneInteraction]) { run in
+        scenario("AA-V2", .alertAction, "an alert answered, paths in the HubbleData style", "The handler runs after dismissal: a path taken then has lost its UIWindow(0)_ root and differs from the one a person picks on screen (a tutorial's hook).", [.oneInteraction]) { run in
             let hubble = try run.variant(pathStyle: .hubble)
             defer { run.adopt(hubble) }
             try hubble.install()

@@ -60,7 +60,7 @@ public enum OtherLibraryHooks {
         return { runtime.setImplementation(of: own, to: original) }
     }
 
-    /// A selector probe: a replace-style wrapper logging a ``AppLogEntry/Kind/selectorProbe``
+    /// A selector probe: a replace-style wrapper logging an `AppLogEntry.Kind.selectorProbe`
     /// entry with the selector the call arrived with, to see whether a hook renamed it.
     @discardableResult
     public static func selectorProbe(_ hooked: HookedMethod, runtime: Runtime, log: AppLog) -> (@Sendable () -> Void)? {

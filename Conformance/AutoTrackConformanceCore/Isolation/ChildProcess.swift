@@ -2,6 +2,7 @@ import Dispatch
 /// Foundation: `URL` appears in this file's public API.
 public import Foundation
 import Synchronization
+import AutoTrackLocking
 
 /// Runs work that may crash the process — code on the real Objective-C runtime, where
 /// a broken hook ends in SIGSEGV rather than a thrown error — in a child process, so
@@ -78,7 +79,7 @@ public struct ChildProcess {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let errorText = Mutex(Data())
+        let errorText = Locked(Data())
         errors.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
             errorText.withLock { $0.append(chunk) }

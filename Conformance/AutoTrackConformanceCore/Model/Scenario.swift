@@ -1,7 +1,7 @@
 /// AutoTrackInterception: `InterceptionPoint` appears in this file's public API.
 public import AutoTrackInterception
 
-/// The rules of the exactly-once contract (DESIGN §6) a scenario checks.
+/// The rules of the exactly-once contract (ARCHITECTURE.md, “The exactly-once contract”) a scenario checks.
 public enum ContractRule: Int, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// 1. The original runs exactly once, with the same receiver, arguments and result.
     case originalOnce = 1

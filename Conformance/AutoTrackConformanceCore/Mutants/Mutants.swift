@@ -2,7 +2,6 @@ import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
 
 /// Deliberately broken hooks — at least one per contract rule, and the tutorials'
 /// naive versions — each with the scenarios that must catch it. The kit's own tests
@@ -195,10 +194,10 @@ public enum Mutants {
             }
         }, caughtBy: ["GR-02"]),
         Mutant(subject: ConformanceSubject(
-            name: "mutant/gesture/seed-003-target-swizzle", point: .gesture, hookedMethods: [.init("UIGestureRecognizer", "initWithTarget:action:")]
+            name: "mutant/gesture/target-class-swizzle", point: .gesture, hookedMethods: [.init("UIGestureRecognizer", "initWithTarget:action:")]
         ) { host, context throws(HookError) in
-            // Seed 003: exchange the target class's action method with a tracking one.
-            try naiveWrap(host, "UIGestureRecognizer", "initWithTarget:action:", name: "seed-003") { original in
+            // The naive gesture hook: exchange the target class's action method with a tracking one.
+            try naiveWrap(host, "UIGestureRecognizer", "initWithTarget:action:", name: "target-class-swizzle") { original in
                 { message throws(RuntimeError) in
                     let result = try original.body(message)
                     guard message.arguments.count == 2, let target = message.arguments[0].object,
@@ -207,12 +206,12 @@ public enum Mutants {
                     let cls = target.realClass
                     let swizzled = Selector("wm_\(cls.name)_\(action)")
                     if runtime.method(swizzled, in: cls)?.owner !== cls, let found = runtime.method(action, in: cls) {
-                        runtime.addMethod(to: cls, swizzled, Implementation("seed-003 \(action)") { message throws(RuntimeError) in
+                        runtime.addMethod(to: cls, swizzled, Implementation("target-class-swizzle \(action)") { message throws(RuntimeError) in
                             if context.isEnabled, let recognizer = message.arguments.first?.object as? GestureRecognizerObject, let view = recognizer.view {
                                 context.emit(Interaction(point: .gesture, element: context.snapshot(of: view), screen: nil,
-                                                         details: InteractionDetails(gestureKind: .tap), capturedBy: "seed-003"))
+                                                         details: InteractionDetails(gestureKind: .tap), capturedBy: "target-class-swizzle"))
                             } else if context.isEnabled, message.arguments.first?.object is GestureRecognizerObject {
-                                context.emit(Interaction(point: .gesture, element: nil, screen: nil, details: InteractionDetails(), capturedBy: "seed-003"))
+                                context.emit(Interaction(point: .gesture, element: nil, screen: nil, details: InteractionDetails(), capturedBy: "target-class-swizzle"))
                             }
                             return try message.runtime.send(message.receiver, swizzled, message.arguments)
                         }, types: found.typeEncoding)
@@ -277,7 +276,7 @@ public enum Mutants {
         }, caughtBy: caughtBy)
     }
 
-    /// Method exchange on the delegate class, with switches for the seeds' mistakes.
+    /// Method exchange on the delegate class, with switches for the tutorials' mistakes.
     static func exchangeOnDelegateClass(_ delegate: RuntimeObject?, context: InteractionContext, addFirst: Bool, name: String) {
         guard let delegate else { return }
         let runtime = delegate.realClass.runtime
@@ -303,7 +302,7 @@ public enum Mutants {
             exchangeOnDelegateClass(delegate, context: context, addFirst: true, name: "no-guard")
             return delegate
         },
-        setDelegateMutant("seed-000-subclass-without-class-mask", caughtBy: ["DS-15"]) { host, _, delegate, context throws(RuntimeError) in
+        setDelegateMutant("subclass-without-class-mask", caughtBy: ["DS-15"]) { host, _, delegate, context throws(RuntimeError) in
             guard let delegate, !delegate.realClass.name.hasPrefix("cn.SensorsData") else { return delegate }
             let runtime = host.runtime
             let base = delegate.realClass
@@ -313,8 +312,8 @@ public enum Mutants {
                 sub = existing
             } else {
                 sub = try runtime.allocateClassPair(superclass: base, name: name)
-                runtime.addMethod(to: sub, ListSelectors.tableDidSelect, Implementation("seed-000") { message throws(RuntimeError) in
-                    recordSelection(message, context, "seed-000")
+                runtime.addMethod(to: sub, ListSelectors.tableDidSelect, Implementation("subclass-without-class-mask") { message throws(RuntimeError) in
+                    recordSelection(message, context, "subclass-without-class-mask")
                     return try message.runtime.sendSuper(message, from: sub)
                 }, types: "v@:@@")
                 try runtime.registerClassPair(sub)
@@ -327,7 +326,7 @@ public enum Mutants {
         proxyMutant("proxy-not-kept-alive", caughtBy: ["GEN-01"], respondsFromTarget: true, keepAlive: false),
     ]
 
-    /// Seed 001's forwarding proxy, with its mistakes switchable. The getter is never
+    /// A tutorial's forwarding proxy (ARCHITECTURE.md, “Forwarding proxy”), with its mistakes switchable. The getter is never
     /// unwrapped, so the proxy always leaks out of `delegate`.
     static func proxyMutant(_ name: String, caughtBy: [String], respondsFromTarget: Bool, keepAlive: Bool) -> Mutant {
         setDelegateMutant(name, caughtBy: caughtBy) { host, list, delegate, context throws(RuntimeError) in

@@ -1,6 +1,6 @@
 import AutoTrackInterception
 import Foundation
-import Synchronization
+import AutoTrackLocking
 
 /// Mutation operators applied systematically to any hook that goes through the
 /// contract's combinator: each ``MutationOperator`` makes the combinator commit one
@@ -75,7 +75,7 @@ public enum OperatorMutants {
 
     /// Sums how often the defect fired over every context a mutant was installed in.
     public final class FireCounter: Sendable {
-        private let contexts = Mutex<[InteractionContext]>([])
+        private let contexts = Locked<[InteractionContext]>([])
 
         /// Creates a counter.
         public init() {}

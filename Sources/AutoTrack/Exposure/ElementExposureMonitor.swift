@@ -5,6 +5,7 @@ public import AutoTrackInterception
 /// AutoTrackProperties: `ElementNode` appears in this file's public API.
 public import AutoTrackProperties
 import Synchronization
+import AutoTrackLocking
 
 /// Records `$AppElementExposure` for the elements an app asks to watch — a banner, a
 /// product card, a cell — when enough of one is on screen for long enough, once per
@@ -47,7 +48,7 @@ public final class ElementExposureMonitor: Sendable {
     private weak let tracker: Tracker?
     /// The context whose snapshots, exclusions and on/off switch exposures follow.
     public let context: InteractionContext
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// ``watchedCount``, mirrored outside the lock: the host calls ``update()`` after
     /// every run-loop turn, and with nothing watched it returns at once.
     private let watching = Atomic<Int>(0)

@@ -1,10 +1,10 @@
+import AutoTrackLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import Foundation
-import Synchronization
 
 // MARK: Files: recovery, segments and the cursor
 

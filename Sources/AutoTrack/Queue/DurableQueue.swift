@@ -5,7 +5,7 @@ import Darwin
 #endif
 /// Foundation: `URL` appears in this file's public API.
 public import Foundation
-import Synchronization
+import AutoTrackLocking
 
 /// A durable, bounded FIFO of byte records: append-only segment files of framed
 /// records (marker, type, length, seeded CRC-32, payload — see the format below).
@@ -91,7 +91,7 @@ public final class DurableQueue: Sendable {
     public let directory: URL
     /// The bounds.
     public let limits: Limits
-    let state: Mutex<State>
+    let state: Locked<State>
     let files: any QueueWriteLayer
 
     /// Opens (or creates) the queue in `directory`, recovering what is on disk.
@@ -106,7 +106,7 @@ public final class DurableQueue: Sendable {
         self.directory = directory
         self.limits = limits
         self.files = files
-        state = Mutex(State())
+        state = Locked(State())
         try recover()
     }
 

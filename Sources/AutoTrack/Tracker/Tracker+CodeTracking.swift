@@ -1,6 +1,5 @@
 /// AutoTrackEvents: `Properties`, `ValidationError` appear in this file's public API.
 public import AutoTrackEvents
-import Synchronization
 /// AutoTrackProperties: `ElementNode` appears in this file's public API.
 public import AutoTrackProperties
 

@@ -1,6 +1,6 @@
 /// AutoTrackEvents: `Identity`, `Properties`, `ValidationError` appear in this file's public API.
 public import AutoTrackEvents
-import Synchronization
+import AutoTrackLocking
 
 // MARK: Identity and super properties
 

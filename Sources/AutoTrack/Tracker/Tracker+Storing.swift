@@ -1,7 +1,7 @@
 import AutoTrackEvents
 import AutoTrackSerialization
 import Dispatch
-import Synchronization
+import AutoTrackLocking
 
 // MARK: Handing over and storing
 

@@ -4,7 +4,7 @@ import AutoTrackProperties
 import AutoTrackSerialization
 import Dispatch
 import Foundation
-import Synchronization
+import AutoTrackLocking
 
 /// The SDK façade: tracks events in code and automatically, queues them durably and
 /// sends them in batches.
@@ -24,7 +24,7 @@ public final class Tracker: Sendable {
     /// The serial worker thread that builds, stores and sends.
     let worker = DispatchQueue(label: "autotrack.tracker")
     /// The tracker's state that any thread reads or changes.
-    let state: Mutex<State>
+    let state: Locked<State>
     /// Events on their way from callers' threads to the worker.
     let handOff: SubmissionHandOff
     /// Turns submissions into events, keeping the referrer chain and the open page.
@@ -35,7 +35,7 @@ public final class Tracker: Sendable {
     /// The presets, sanitised and encoded once: every stored event begins with them.
     let encodedPresets: EncodedPropertyPrefix
     let encoder: EventJSONEncoder
-    private let timer: Mutex<TimerBox?> = Mutex(nil)
+    private let timer: Locked<TimerBox?> = Locked(nil)
 
     /// Holds the flush timer.
     final class TimerBox: @unchecked Sendable {
@@ -101,7 +101,7 @@ public final class Tracker: Sendable {
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
         var initial = State(context: CallContext(identity: .anonymous(anonymous), superProperties: [:]), settings: configuration.autoTrackSettings)
         initial.diagnostics.sanitized.add(presetRepairs)
-        state = Mutex(initial)
+        state = Locked(initial)
         startTimer()
     }
 

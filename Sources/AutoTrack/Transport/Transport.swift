@@ -4,10 +4,10 @@ public import AutoTrackEvents
 public import AutoTrackSerialization
 /// Foundation: `URL`, `TimeInterval` appear in this file's public API.
 public import Foundation
+import AutoTrackLocking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -202,8 +202,8 @@ public final class HTTPTransport: EncodedEventTransport {
     private let encoder: EventJSONEncoder
     private let session: URLSession
     private let sleep: @Sendable (Duration) -> Void
-    private let random: Mutex<SplitMix64>
-    private let counters = Mutex<(requests: Int, retries: Int)>((0, 0))
+    private let random: Locked<SplitMix64>
+    private let counters = Locked<(requests: Int, retries: Int)>((0, 0))
 
     /// Creates a transport. `sleep` and `seed` are injectable so tests run fast and
     /// deterministically.
@@ -226,7 +226,7 @@ public final class HTTPTransport: EncodedEventTransport {
         configuration.timeoutIntervalForResource = timeout.rounded(.up) + 1
         session = URLSession(configuration: configuration)
         self.sleep = sleep
-        random = Mutex(SplitMix64(seed: seed))
+        random = Locked(SplitMix64(seed: seed))
     }
 
     /// Requests made and retries, so far.
@@ -326,7 +326,7 @@ public final class HTTPTransport: EncodedEventTransport {
         request.setValue(wireFormat.contentType, forHTTPHeaderField: "Content-Type")
         request.setValue(batchID, forHTTPHeaderField: "X-AutoTrack-Batch")
         request.httpBody = Data(body)
-        let outcome = Mutex<DeliveryResult?>(nil)
+        let outcome = Locked<DeliveryResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { data, response, error in
             let result: DeliveryResult

@@ -7,7 +7,7 @@ import AutoTrackSampleApp
 import AutoTrackSampleSession
 import AutoTrackSerialization
 import Foundation
-import Synchronization
+import AutoTrackLocking
 
 /// `autotrack demo`: the sample app with automatic capture, a scripted session, each
 /// event printed as it is queued, the queue and the delivered NDJSON written under
@@ -32,8 +32,8 @@ struct DemoCommand {
         let transport: TransportChoice = endpoint.flatMap(URL.init(string:)).map { .http(endpoint: $0, wireFormat: wireFormat, timeout: 10) }
             ?? .localFile(output)
         let pretty = EventJSONEncoder(layout: .pretty, dateOffsetSeconds: TimeZone.current.secondsFromGMT())
-        let printed = Mutex(0)
-        let tally = Mutex<[(name: String, screen: String)]>([])
+        let printed = Locked(0)
+        let tally = Locked<[(name: String, screen: String)]>([])
         let printsJSON = printsJSON
         var configuration = TrackerConfiguration(
             storeDirectory: directory.appendingPathComponent("store"),

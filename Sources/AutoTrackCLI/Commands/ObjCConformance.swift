@@ -7,7 +7,6 @@ import AutoTrackObjCHooks
 import AutoTrackProperties
 #endif
 import Foundation
-import Synchronization
 
 /// The catalog on the real Objective-C runtime: the delegate-selection hooks built for
 /// it (`ObjCDelegateSelectionHook`, both techniques) against scenarios on the app's own

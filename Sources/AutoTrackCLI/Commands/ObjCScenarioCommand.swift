@@ -7,7 +7,7 @@ import AutoTrackObjCHooks
 import AutoTrackProperties
 #endif
 import Foundation
-import Synchronization
+import AutoTrackLocking
 
 /// `autotrack objc-scenario --subject S --scenario ID`: one real-runtime scenario in
 /// this process; prints its transcript as it goes and its violations as JSON.
@@ -93,9 +93,9 @@ struct ObjCScenarioCommand {
     /// Counts what the hook reports, and writes each interaction to the app log, so
     /// the log shows whether it came before the original.
     final class Interactions: InteractionSink {
-        let rows = Mutex<[Int]>([])
-        let screens = Mutex<[String]>([])
-        let clicks = Mutex<[String]>([])
+        let rows = Locked<[Int]>([])
+        let screens = Locked<[String]>([])
+        let clicks = Locked<[String]>([])
         func receive(_ interaction: Interaction) throws {
             if interaction.point == .gesture {
                 clicks.withLock { $0.append("tap") }
@@ -132,7 +132,7 @@ struct ObjCScenarioCommand {
         /// then runs what it replaced.
         func stackForeignWrapper(on className: String, _ selector: String) throws {
             let method = try require(runtime.ownMethod(named: selector, in: try require(runtime.lookUpClass(named: className))))
-            let replaced = Mutex<ObjCImplementation?>(nil)
+            let replaced = Locked<ObjCImplementation?>(nil)
             let wrapper = try require(ObjCTrampolines.makeReturning { call in
                 ObjCSampleApp.note("other library")
                 return replaced.withLock { $0 }.map { call.call($0) } ?? 0

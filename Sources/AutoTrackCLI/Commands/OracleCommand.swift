@@ -3,7 +3,7 @@ import AutoTrackRuntimeOracle
 #endif
 import AutoTrackConformanceCore
 import Foundation
-import Synchronization
+import AutoTrackLocking
 
 /// `autotrack oracle`: the differential oracle — seeded random programs of runtime
 /// operations on the package's model and on the real Objective-C runtime, compared send
@@ -44,12 +44,12 @@ struct OracleCommand {
 
     func run() throws -> Int32 {
         #if AUTOTRACK_OBJC
-        let queue = Mutex<[(start: UInt64, count: Int)]>(stride(from: 0, to: programs, by: Self.batchSize).map { offset in
+        let queue = Locked<[(start: UInt64, count: Int)]>(stride(from: 0, to: programs, by: Self.batchSize).map { offset in
             (seed &+ UInt64(offset), min(Self.batchSize, programs - offset))
         })
-        let report = Mutex(DifferentialOracle.Report())
-        let crashes = Mutex<[Crash]>([])
-        let failures = Mutex<[String]>([])
+        let report = Locked(DifferentialOracle.Report())
+        let crashes = Locked<[Crash]>([])
+        let failures = Locked<[String]>([])
         let started = ContinuousClock.now
         DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in
             while let batch = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {

@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,7 +69,7 @@ public struct SystemRandomEventIDGenerator: EventIDGenerator {
 /// Random 64-bit words from the system's secure source, drawn in blocks.
 final class RandomWordPool: Sendable {
     private static let blockWords = 256
-    private let state = Mutex<(words: [UInt64], next: Int)>(([], 0))
+    private let state = Locked<(words: [UInt64], next: Int)>(([], 0))
 
     func next() -> UInt64 {
         state.withLock { state in
@@ -123,10 +123,10 @@ final class RandomWordPool: Sendable {
 /// Identifiers from a seeded pseudo-random sequence: the same seed gives the same
 /// identifiers, for tests and golden files.
 public final class SeededEventIDGenerator: EventIDGenerator {
-    private let state: Mutex<SplitMix64>
+    private let state: Locked<SplitMix64>
 
     /// Creates a generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) { state = Mutex(SplitMix64(seed: seed)) }
+    public init(seed: UInt64) { state = Locked(SplitMix64(seed: seed)) }
 
     /// The next identifier of the sequence.
     public func next() -> EventID {
@@ -136,10 +136,10 @@ public final class SeededEventIDGenerator: EventIDGenerator {
 
 /// Identifiers counting up from a start value: 1, 2, 3, … by default.
 public final class SequentialEventIDGenerator: EventIDGenerator {
-    private let counter: Mutex<Int64>
+    private let counter: Locked<Int64>
 
     /// Creates a generator whose first identifier is `start` (clamped to 0 or more).
-    public init(start: Int64 = 1) { counter = Mutex(max(0, start)) }
+    public init(start: Int64 = 1) { counter = Locked(max(0, start)) }
 
     /// The next identifier; wraps to 0 after ``EventID/maximumGenerated``.
     public func next() -> EventID {

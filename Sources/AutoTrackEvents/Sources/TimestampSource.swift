@@ -1,5 +1,5 @@
 import struct Foundation.Date
-import Synchronization
+import AutoTrackLocking
 
 /// A clock that stamps events. Inject one to make event times deterministic.
 public protocol TimestampSource: Sendable {
@@ -18,10 +18,10 @@ public struct SystemTimestampSource: TimestampSource {
 
 /// A clock that only moves when told to: for tests and golden files.
 public final class ManualTimestampSource: TimestampSource {
-    private let current: Mutex<Timestamp>
+    private let current: Locked<Timestamp>
 
     /// Creates a clock stopped at `start`.
-    public init(start: Timestamp) { current = Mutex(start) }
+    public init(start: Timestamp) { current = Locked(start) }
 
     /// The time the clock is set to.
     public func now() -> Timestamp { current.withLock { $0 } }

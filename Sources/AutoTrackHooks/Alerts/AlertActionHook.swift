@@ -6,7 +6,7 @@ import AutoTrackModelBackend
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 
-/// Seed 003's alert hook: `+[UIAlertAction actionWithTitle:style:handler:]` gets a
+/// The alert hook (ARCHITECTURE.md, “Alert handler blocks”): `+[UIAlertAction actionWithTitle:style:handler:]` gets a
 /// wrapping block in place of the app's handler — records one click, then runs the
 /// app's block (if any) once with the same action — and `-[UIAlertController
 /// addAction:]` notes the alert's title and message on the action, and

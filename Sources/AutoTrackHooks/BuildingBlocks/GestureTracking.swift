@@ -7,7 +7,7 @@ import AutoTrackProperties
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// The tracking target gesture hooks attach: one per recognizer, first in its target
 /// list, so it records before any app target runs and exactly once per recognition —
@@ -40,10 +40,10 @@ public enum GestureTracking {
     /// The tracker object: a runtime object reporting to the current installation.
     final class Tracker: RuntimeObject, @unchecked Sendable {
         // Safe: the interceptor it reports to is behind a mutex; the rest is immutable.
-        let interceptor: Mutex<Interceptor>
+        let interceptor: Locked<Interceptor>
 
         init(class cls: RuntimeClass, interceptor: Interceptor) {
-            self.interceptor = Mutex(interceptor)
+            self.interceptor = Locked(interceptor)
             super.init(instanceOf: cls)
         }
 

@@ -9,7 +9,7 @@ public import AutoTrackProperties
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `Message`, `RuntimeObject`, `RuntimeValue` appear in this file's public API.
 public import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// The capture logic every hook on the reference host shares, whatever its technique:
 /// from the intercepted call to the `Interaction` it reports.
@@ -196,7 +196,7 @@ public enum ReferenceHostCapture {
 
         /// The action's `$element_path` and `$element_id` while its alert was on screen
         /// (see ``noteOnScreen(_:context:)``).
-        private let onScreen = Mutex<(path: PropertyValue, id: PropertyValue)?>(nil)
+        private let onScreen = Locked<(path: PropertyValue, id: PropertyValue)?>(nil)
 
         /// Notes `alert`'s class, title and message.
         public init(alert: ViewControllerObject) {
@@ -208,8 +208,8 @@ public enum ReferenceHostCapture {
         /// Notes, for each action of a just-presented `alert` that has a note, the path
         /// and id of its view as a person sees and picks it (from the window down). The
         /// handler runs after the alert is dismissed, when the view has left the window
-        /// and its path would lose its root (seed 003: the uploaded path must equal the
-        /// picked one).
+        /// and its path would lose its root (ARCHITECTURE.md, “HubbleData paths”: the
+        /// uploaded path must equal the picked one).
         public static func noteOnScreen(_ alert: ViewControllerObject, context: InteractionContext) {
             let runtime = alert.host.runtime
             for view in alert.view.descendants(where: { $0 is AlertActionViewObject }) {

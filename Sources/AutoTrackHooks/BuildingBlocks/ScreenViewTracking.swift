@@ -6,7 +6,7 @@ import AutoTrackModelBackend
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `Implementation`, `RuntimeClass` appear in this file's public API.
 public import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
 /// The wrappers every screen-view hook on the reference host needs, built on
 /// ``ReferenceHostCapture``'s screen rules.
@@ -56,7 +56,7 @@ public enum ScreenViewTracking {
     /// ``wrapExisting()``; later ones at their first `viewDidLoad`
     /// (``wrappingOnLoad(_:interceptor:)``).
     public final class AppearanceOverrides: Sendable {
-        private let handles = Mutex<[String: HookHandle]>([:])
+        private let handles = Locked<[String: HookHandle]>([:])
         private let base: RuntimeClass
         private let name: String
         private let context: InteractionContext

@@ -5,9 +5,9 @@ import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
-/// Delegate selection by method exchange on the delegate's class (seeds 000/001):
+/// Delegate selection by method exchange on the delegate's class (ARCHITECTURE.md, “Delegate method exchange”):
 /// when a list gets a delegate whose class implements `didSelect…`, that class gets
 /// a tracking method under a selector unique to it
 /// (`autotrack_<Class>_tableView:didSelectRowAtIndexPath:`), added first as its own
@@ -31,7 +31,7 @@ public final class ExchangeDelegateHook: InterceptionHook {
 
     final class HookedClasses: Sendable {
         /// Per class and selector: the exchanged method and our tracking body.
-        let entries = Mutex<[String: (didSelect: RuntimeMethod, tracking: Implementation)]>([:])
+        let entries = Locked<[String: (didSelect: RuntimeMethod, tracking: Implementation)]>([:])
     }
 
     /// Wraps `setDelegate:` of both list classes.

@@ -5,9 +5,9 @@ import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
-/// Delegate selection by forwarding proxy (seed 001): the list gets an `NSProxy`
+/// Delegate selection by forwarding proxy (ARCHITECTURE.md, “Forwarding proxy”): the list gets an `NSProxy`
 /// subclass instance standing in for the app's delegate. The proxy implements
 /// `didSelect…` (record, then forward) and forwards every other message unchanged; it
 /// answers `respondsToSelector:` and `class` from the delegate, so UIKit's cached
@@ -31,7 +31,7 @@ public final class ProxyDelegateHook: InterceptionHook {
     final class DelegateProxy: RuntimeObject, @unchecked Sendable {
         // Safe: the weak target is read and written only under the mutex; the rest is
         // immutable and thread-safe.
-        private let targetStorage = Mutex<WeakTarget>(WeakTarget())
+        private let targetStorage = Locked<WeakTarget>(WeakTarget())
         let interceptor: Interceptor
 
         init(class cls: RuntimeClass, interceptor: Interceptor) {
@@ -53,7 +53,7 @@ public final class ProxyDelegateHook: InterceptionHook {
         struct Entry: Sendable {
             weak var list: ListViewObject?
         }
-        let entries = Mutex<[Entry]>([])
+        let entries = Locked<[Entry]>([])
     }
 
     /// Wraps `setDelegate:` and `delegate` of both list classes.

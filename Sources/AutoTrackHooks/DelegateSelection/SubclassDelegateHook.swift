@@ -5,14 +5,14 @@ import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
-import Synchronization
+import AutoTrackLocking
 
-/// Delegate selection by dynamic subclass (seed 000): the delegate object is
+/// Delegate selection by dynamic subclass (ARCHITECTURE.md, “Dynamic subclass”): the delegate object is
 /// isa-swizzled to a generated subclass of its real class, `AutoTrack_<Class>`
 /// (shared by every delegate of that class), whose `didSelect…` records and calls
 /// `super`. The subclass overrides `class` to report what the object reported before
-/// — so `$screen_name` stays the app's class, not the generated one (seed 000's
-/// `cn.SensorsDataViewController` bug) — and it is built on the object's *real* class,
+/// — so `$screen_name` stays the app's class, not the generated one (the
+/// `cn.SensorsDataViewController` bug of a tutorial's subclass) — and it is built on the object's *real* class,
 /// so a KVO-observed delegate keeps its observation.
 ///
 /// KVO and the subclass coexist in every order: our subclass always sits on top of
@@ -45,7 +45,7 @@ public final class SubclassDelegateHook: InterceptionHook {
             let subclass: RuntimeClass
             let previous: RuntimeClass
         }
-        let entries = Mutex<[Entry]>([])
+        let entries = Locked<[Entry]>([])
         static let key = AssociationKey("AutoTrack.SubclassDelegateHook.swizzled")
     }
 

@@ -6,7 +6,7 @@ import AutoTrackModelBackend
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 
-/// Seed 003's point of attack: `initWithTarget:action:` and `addTarget:action:` of
+/// The first point of attack (ARCHITECTURE.md, “Gesture target-actions”): `initWithTarget:action:` and `addTarget:action:` of
 /// `UIGestureRecognizer`. After the original registers the app's pair (with the app's
 /// exact arguments), a tracking target is put first in the recognizer's list
 /// (``GestureTracking``). Recognizers made with plain `init` (storyboards) are covered
@@ -44,7 +44,7 @@ public final class GestureTargetHook: InterceptionHook {
     }
 }
 
-/// Seed 004's point of attack: `-[UIView addGestureRecognizer:]`. When a tap or
+/// The second point of attack (ARCHITECTURE.md, “Gesture target-actions”): `-[UIView addGestureRecognizer:]`. When a tap or
 /// long-press recognizer is attached to a view, a tracking target is put first in its
 /// list (``GestureTracking``).
 public final class AddGestureRecognizerHook: InterceptionHook {

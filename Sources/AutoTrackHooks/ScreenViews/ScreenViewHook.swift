@@ -10,15 +10,15 @@ import AutoTrackRuntime
 /// runs, once per appearance, under the rules of
 /// ``ReferenceHostCapture/appearance(of:animated:interceptor:)``:
 ///
-/// - system containers and ignored screens (and their subclasses) are skipped (seed
-///   002's blacklist, `TrackingExclusions`);
+/// - system containers and ignored screens (and their subclasses) are skipped
+///   (ARCHITECTURE.md, “Screen ignore list”; `TrackingExclusions`);
 /// - a child contained in an ordinary screen is not a screen of its own (its parent is);
 ///   children of navigation, tab and page containers are;
 /// - a controller that appears again without having disappeared — the top of a
 ///   navigation stack after a cancelled swipe back — is not recorded twice:
 ///   `viewDidDisappear:` is wrapped too, to know;
-/// - returning from the background records the visible screen again (seed 002's open
-///   problem), since UIKit sends no `viewDidAppear:` then.
+/// - returning from the background records the visible screen again (a problem the
+///   tutorials leave open), since UIKit sends no `viewDidAppear:` then.
 public final class ScreenViewAppearHook: InterceptionHook {
     /// `.screenView`.
     public let point = InterceptionPoint.screenView

@@ -47,7 +47,7 @@ public enum CaptureSkip: Error, Hashable, Sendable {
 /// switch and its name — and **the exactly-once combinator** every hook calls its
 /// originals through.
 ///
-/// ``intercept(dedupe:capture:original:)`` is the contract (DESIGN §6) written once:
+/// ``intercept(dedupe:capture:original:)`` is the contract (ARCHITECTURE.md, “The exactly-once contract”) written once:
 /// snapshot and record first, then the original exactly once on every path —
 /// uninstalled, disabled, deduplicated, filtered, bookkeeping failing, sink throwing —
 /// with its result or error passed back unchanged.

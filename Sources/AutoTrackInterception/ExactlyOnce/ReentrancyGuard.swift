@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,7 +13,7 @@ import Darwin
 /// index path). Entering a key already held by this thread returns `false`; another
 /// thread holding the same key does not block this one.
 public final class ReentrancyGuard: Sendable {
-    private let held = Mutex<[UInt: [InteractionKey]]>([:])
+    private let held = Locked<[UInt: [InteractionKey]]>([:])
 
     /// Creates a guard.
     public init() {}

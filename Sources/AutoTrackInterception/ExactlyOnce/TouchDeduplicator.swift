@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 
 /// One click per touch: a control with N target-action pairs dispatches N times with
 /// the same event object; only the first dispatch of an (event, element) pair records.
@@ -22,11 +22,11 @@ public final class TouchDeduplicator: Sendable {
         var next = 0
     }
 
-    private let recent: Mutex<Ring>
+    private let recent: Locked<Ring>
 
     /// Creates a deduplicator remembering the last `capacity` pairs.
     public init(capacity: Int = 32) {
-        recent = Mutex(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
+        recent = Locked(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
     }
 
     /// Whether this (event, element) pair is new — and remembers it. A `nil` event is

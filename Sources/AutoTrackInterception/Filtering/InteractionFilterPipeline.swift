@@ -1,6 +1,6 @@
 /// AutoTrackProperties: `TrackingExclusions` appears in this file's public API.
 public import AutoTrackProperties
-import Synchronization
+import AutoTrackLocking
 
 /// One stage of automatic capture's filtering: decides whether an interaction is left
 /// alone. Conform a value to it to add a stage (see ``InteractionFilterPipeline``).
@@ -118,7 +118,7 @@ struct ExclusionFilter: InteractionFilter {
 
     /// The answer for the last type hierarchy asked about.
     private final class LastAnswer: Sendable {
-        private let last = Mutex<(hierarchy: [String], answer: Bool)?>(nil)
+        private let last = Locked<(hierarchy: [String], answer: Bool)?>(nil)
 
         func answer(for hierarchy: [String], computing compute: ([String]) -> Bool) -> Bool {
             if let known = last.withLock({ last in last.flatMap { $0.hierarchy == hierarchy ? $0.answer : nil } }) { return known }

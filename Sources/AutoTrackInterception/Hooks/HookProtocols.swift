@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 
 /// Why a hook could not be installed or removed.
 public enum HookError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -41,7 +41,7 @@ public enum HookState: Hashable, Sendable {
 public final class HookHandle: Sendable {
     /// The hook's name.
     public let name: String
-    private let stateStorage = Mutex(HookState.installed)
+    private let stateStorage = Locked(HookState.installed)
     private let remover: @Sendable () throws(HookError) -> HookState
 
     /// Creates a handle; `remover` undoes the installation and says how far it could.

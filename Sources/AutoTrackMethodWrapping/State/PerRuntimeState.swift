@@ -1,11 +1,11 @@
 /// AutoTrackInterception: `HookError` appears in this file's public API.
 public import AutoTrackInterception
-import Synchronization
+import AutoTrackLocking
 
 /// Creates a class a hook needs (a tracking target, a proxy) once per runtime, even
 /// when several threads install at the same time.
 public enum HookClasses {
-    private static let creation = Mutex<Void>(())
+    private static let creation = Locked<Void>(())
 
     /// The registered class named `name`, defined by `define` if it does not exist yet.
     public static func named<Runtime: RuntimeOperations>(
@@ -30,7 +30,7 @@ public final class WeakRegistry<Element: AnyObject>: Sendable {
         // Safe: only read and written inside the mutex.
         weak var object: Element?
     }
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     private init() {}
 
@@ -56,4 +56,4 @@ public final class WeakRegistry<Element: AnyObject>: Sendable {
     public var live: [Element] { entries.withLock { $0.compactMap(\.object) } }
 }
 
-private let weakRegistryCreation = Mutex<Void>(())
+private let weakRegistryCreation = Locked<Void>(())

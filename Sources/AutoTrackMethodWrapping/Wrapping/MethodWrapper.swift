@@ -1,6 +1,6 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `HookState`, `HookSwitch` appear in this file's public API.
 public import AutoTrackInterception
-import Synchronization
+import AutoTrackLocking
 
 /// Installs a wrapper around one method's implementation (capturing the original
 /// implementation, as `method_setImplementation`-style hooks do) with the lifecycle
@@ -43,16 +43,16 @@ public enum MethodWrapper {
     }
 
     final class Registry: Sendable {
-        let installations = Mutex<[String: any Sendable]>([:])
-        let groups = Mutex<[String: Group]>([:])
+        let installations = Locked<[String: any Sendable]>([:])
+        let groups = Locked<[String: Group]>([:])
     }
 
     /// A group installation: one handle over member handles that a reinstall may
     /// replace.
     final class Group: Sendable {
         final class Members: Sendable {
-            let handles: Mutex<[HookHandle]>
-            init(_ handles: [HookHandle]) { self.handles = Mutex(handles) }
+            let handles: Locked<[HookHandle]>
+            init(_ handles: [HookHandle]) { self.handles = Locked(handles) }
         }
         let members: Members
         let handle: HookHandle
@@ -76,7 +76,7 @@ public enum MethodWrapper {
     }
 
     private static let registryKey = "AutoTrackInterception.methodWrappers"
-    private static let registryCreation = Mutex<Void>(())
+    private static let registryCreation = Locked<Void>(())
 
     static func registry<Runtime: RuntimeOperations>(of runtime: Runtime) -> Registry {
         registryCreation.withLock { _ in

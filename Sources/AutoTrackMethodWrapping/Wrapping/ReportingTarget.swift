@@ -1,6 +1,7 @@
 /// AutoTrackInterception: `Interceptor`, `InterceptionDedupe`, `Interaction` appear in this file's public API.
 public import AutoTrackInterception
 import Synchronization
+import AutoTrackLocking
 
 /// Where code a hook leaves behind in the app's classes (tracking methods added to a
 /// delegate class, generated subclasses) reports to: the `Interceptor` of the
@@ -13,13 +14,13 @@ import Synchronization
 /// reader never sees one freed.
 public final class ReportingTarget: Sendable {
     private let pointer: Atomic<Unmanaged<Interceptor>>
-    private let history: Mutex<[Interceptor]>
+    private let history: Locked<[Interceptor]>
     private static let key = "AutoTrackInterception.reportingTarget"
-    private static let creation = Mutex<Void>(())
+    private static let creation = Locked<Void>(())
 
     private init(_ first: Interceptor) {
         pointer = Atomic(Unmanaged.passUnretained(first))
-        history = Mutex([first])
+        history = Locked([first])
     }
 
     /// The interceptor calls report to now.

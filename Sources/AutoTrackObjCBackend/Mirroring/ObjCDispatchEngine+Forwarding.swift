@@ -1,5 +1,6 @@
 import AutoTrackRuntime
 import CObjCRuntimeBridge
+import AutoTrackLocking
 import Synchronization
 #if canImport(Glibc)
 import Glibc

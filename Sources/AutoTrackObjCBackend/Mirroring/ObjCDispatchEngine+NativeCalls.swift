@@ -1,6 +1,7 @@
 import AutoTrackRuntime
 import CObjCRuntimeBridge
 import Synchronization
+import AutoTrackLocking
 
 extension ObjCDispatchEngine {
     // MARK: Native calls

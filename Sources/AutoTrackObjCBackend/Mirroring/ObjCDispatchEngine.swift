@@ -1,6 +1,7 @@
 import AutoTrackRuntime
 import CObjCRuntimeBridge
 import Synchronization
+import AutoTrackLocking
 
 /// The engine behind ``MirroredRuntime``.
 final class ObjCDispatchEngine: DispatchEngine {
@@ -66,7 +67,7 @@ final class ObjCDispatchEngine: DispatchEngine {
 
     /// The errors implementations threw while native code called them, by thread: what a
     /// forwarded send rethrows once the real runtime returns.
-    let pendingErrors = Mutex<[UInt: RuntimeError]>([:])
+    let pendingErrors = Locked<[UInt: RuntimeError]>([:])
 
     /// A root instance method's copy in the root metaclass.
     struct Copy: Hashable {
@@ -74,7 +75,7 @@ final class ObjCDispatchEngine: DispatchEngine {
         let selector: Int
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init() {
         prefix = "ATR\(Self.nextRuntimeNumber.wrappingAdd(1, ordering: .relaxed).oldValue)_"

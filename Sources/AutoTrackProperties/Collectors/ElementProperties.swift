@@ -9,7 +9,7 @@ public enum ElementTypeConvention: String, Hashable, Sendable, CaseIterable {
     /// otherwise. The element's own class is kept in `$element_class_name` when it
     /// differs.
     case sensors
-    /// The element's own class, always (seed 000's form).
+    /// The element's own class, always (the form the tutorials print).
     case className = "class-name"
 }
 
@@ -86,7 +86,7 @@ public struct ElementProperties: Sendable {
     }
 }
 
-/// Seed 004's control attributes and alert details.
+/// Control attributes and alert details (ARCHITECTURE.md, “Control attributes”).
 public enum ControlAttributes {
     /// The action a search field sends when editing ends; search text is captured then
     /// and only then.

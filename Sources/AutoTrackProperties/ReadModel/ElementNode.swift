@@ -272,8 +272,8 @@ public protocol ScreenNode: AnyObject {
     var parentScreen: (any ScreenNode)? { get }
     /// Child screens.
     var childScreens: [any ScreenNode] { get }
-    /// The screen's own tracking information, if it provides any (seed 004's
-    /// `DAScreenAutoTracker`).
+    /// The screen's own tracking information, if it provides any (ARCHITECTURE.md,
+    /// “Screen tracking protocol”).
     var screenTracking: ScreenTracking? { get }
 }
 
@@ -294,7 +294,7 @@ extension ScreenNode {
 /// instead of its own, extra properties for its screen views, and its URL.
 public struct ScreenTracking: Hashable, Sendable {
     /// Replaces `$screen_name` (the page name, normally the type name) in the screen's
-    /// views and in clicks on it (seed 004's `screenTitle` as the page name).
+    /// views and in clicks on it (a page name, as in ARCHITECTURE.md, “Screen tracking protocol”).
     public var screenName: String?
     /// Replaces `$title`.
     public var customTitle: String?

@@ -49,7 +49,7 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public var rightBarButtonItems: [BarButtonItem] = []
     /// The navigation item's left bar button items.
     public var leftBarButtonItems: [BarButtonItem] = []
-    /// The screen's own tracking information (seed 004's protocol).
+    /// The screen's own tracking information (ARCHITECTURE.md, “Screen tracking protocol”).
     public var screenTracking: ScreenTracking?
     /// An alert's message (part of its actions' ids).
     public var message: String? { didSet { hierarchyVersion.bump() } }

@@ -8,6 +8,7 @@ import Darwin
 public import AutoTrackProperties
 /// AutoTrackRuntime: `AssociationKey`, `Implementation`, `Runtime`, `RuntimeClass` … appear in this file's public API.
 public import AutoTrackRuntime
+import AutoTrackLocking
 
 /// Which Swift storage a runtime class's instances get, fixed by its UIKit base class.
 enum StorageKind {
@@ -81,10 +82,10 @@ public final class ReferenceHost: @unchecked Sendable {
     private var storageKinds: [ObjectIdentifier: StorageKind] = [:]
     /// Like `NotificationCenter`, registration is thread-safe: hooks install from any
     /// thread. Observers run on the posting (UI) thread.
-    private let observers = Mutex<[(ApplicationNotification, ObserverToken, @Sendable (ApplicationNotification) -> Void)]>([])
+    private let observers = Locked<[(ApplicationNotification, ObserverToken, @Sendable (ApplicationNotification) -> Void)]>([])
     private let nextObserverToken = Atomic<Int>(0)
     /// Run-loop observers: called after each user action, on the UI thread.
-    private let runLoopObservers = Mutex<[(ObserverToken, @Sendable () -> Void)]>([])
+    private let runLoopObservers = Locked<[(ObserverToken, @Sendable () -> Void)]>([])
     private static let hostKey = AssociationKey("AutoTrackReferenceUI.host")
     /// The thread inside a user action (0: none), and how deeply it is nested.
     private let uiThread = Atomic<UInt>(0)
@@ -257,8 +258,8 @@ public final class ReferenceHost: @unchecked Sendable {
     }
 
     /// A new instance of the class named `name` as `T`.
-    /// - Throws: ``RuntimeError/classNotFound(_:)`` when there is no such class, and
-    ///   ``RuntimeError/typeMismatch(selector:expected:found:)`` when its storage is not
+    /// - Throws: `RuntimeError.classNotFound(_:)` when there is no such class, and
+    ///   `RuntimeError.typeMismatch(selector:expected:found:)` when its storage is not
     ///   `T` (a `UITextView` asked for as a control).
     public func make<T: RuntimeObject>(className name: String, as type: T.Type) throws(RuntimeError) -> T {
         try make(try lookUpClass(name), as: T.self)

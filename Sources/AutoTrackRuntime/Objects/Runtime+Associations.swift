@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 
 extension Runtime {
     /// Associates `value` with `object` under `key` (`objc_setAssociatedObject`);

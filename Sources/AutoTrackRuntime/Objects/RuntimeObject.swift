@@ -1,4 +1,5 @@
 import Synchronization
+import AutoTrackLocking
 
 /// An object (`id`): an `isa` pointer to its real class, plus associated objects.
 ///
@@ -13,7 +14,7 @@ open class RuntimeObject: @unchecked Sendable {
     // Subclasses that add storage document their own rules.
 
     let isaStorage: Atomic<Unmanaged<RuntimeClass>?>
-    let associationStorage = Mutex<[AssociationKey: Association]>([:])
+    let associationStorage = Locked<[AssociationKey: Association]>([:])
     /// Instances keep their runtime alive; classes are owned by it.
     private let owningRuntime: Runtime?
     /// The twin in the real runtime deciding dispatch (its address), or 0. For a class,

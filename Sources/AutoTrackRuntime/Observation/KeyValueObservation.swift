@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 
 /// A registered key-value observation; pass it to ``Runtime/removeObservation(_:)``.
 public struct ObservationToken: Hashable, Sendable {
@@ -22,7 +22,7 @@ public final class ObservationRequest: Sendable {
     public let key: String
     /// Called after each change.
     public let onChange: @Sendable (RuntimeObject, String) -> Void
-    private let answer = Mutex<ObservationToken?>(nil)
+    private let answer = Locked<ObservationToken?>(nil)
 
     init(key: String, onChange: @escaping @Sendable (RuntimeObject, String) -> Void) {
         self.key = key
@@ -38,13 +38,13 @@ public final class ObservationRequest: Sendable {
 
 /// A weak reference to a runtime object.
 final class WeakObject: Sendable {
-    private let storage: Mutex<Reference>
+    private let storage: Locked<Reference>
 
     private struct Reference: Sendable {
         weak var object: RuntimeObject?
     }
 
-    init(_ object: RuntimeObject) { storage = Mutex(Reference(object: object)) }
+    init(_ object: RuntimeObject) { storage = Locked(Reference(object: object)) }
 
     var object: RuntimeObject? { storage.withLock { $0.object } }
 }
@@ -54,12 +54,12 @@ final class WeakObject: Sendable {
 final class ObservationInfo: Sendable {
     let originalClass: RuntimeClass
     let observingClass: RuntimeClass
-    let observers: Mutex<[Int: (key: String, callback: @Sendable (RuntimeObject, String) -> Void)]>
+    let observers: Locked<[Int: (key: String, callback: @Sendable (RuntimeObject, String) -> Void)]>
 
     init(originalClass: RuntimeClass, observingClass: RuntimeClass) {
         self.originalClass = originalClass
         self.observingClass = observingClass
-        observers = Mutex([:])
+        observers = Locked([:])
     }
 
     static let key = AssociationKey("NSKeyValueObservationInfo")

@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 
 /// A real Objective-C runtime that decides a ``Runtime``'s dispatch: every class of the
 /// runtime has a twin class there, every object a twin object, every implementation an

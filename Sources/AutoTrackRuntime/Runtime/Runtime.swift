@@ -1,4 +1,5 @@
 import Synchronization
+import AutoTrackLocking
 
 /// A universe of classes and the message dispatch between its objects: a small, exact,
 /// thread-safe model of the Objective-C runtime (objc4).
@@ -29,12 +30,12 @@ public final class Runtime: Sendable {
         var proxyRootClass: RuntimeClass?
     }
 
-    let registry = Mutex(Registry())
+    let registry = Locked(Registry())
     private let dispatchChanges = Atomic<UInt64>(0)
     /// The real runtime deciding dispatch, when there is one (see ``DispatchEngine``).
     let engine: (any DispatchEngine)?
     /// Sends where the model and the real runtime chose differently.
-    let divergenceLog = Mutex<[DispatchDivergence]>([])
+    let divergenceLog = Locked<[DispatchDivergence]>([])
 
     deinit {
         withLock { registry in

@@ -1,4 +1,4 @@
-import Synchronization
+import AutoTrackLocking
 
 /// A method name, interned: two selectors with the same name are the same value.
 ///
@@ -44,7 +44,7 @@ final class SelectorTable: Sendable {
         var names: [String] = []
     }
 
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
 
     func intern(_ name: String) -> Int {
         table.withLock { table in

@@ -1,6 +1,6 @@
 /// AutoTrackInterception: `Interaction`, `InteractionSink` appear in this file's public API.
 public import AutoTrackInterception
-import Synchronization
+import AutoTrackLocking
 
 /// A sink that keeps everything it is told, in order, for tests: the interactions a
 /// context delivered and the screen views its filters dropped.
@@ -18,10 +18,10 @@ import Synchronization
 public final class InMemoryInteractionSink: InteractionSink {
     /// One thing the sink was told.
     public enum Record: Hashable, Sendable {
-        /// An interaction was delivered (``InteractionSink/receive(_:)``).
+        /// An interaction was delivered (`InteractionSink.receive(_:)`).
         case received(Interaction)
         /// A screen view the context's filters dropped
-        /// (``InteractionSink/receiveExcludedScreenView(_:)``).
+        /// (`InteractionSink.receiveExcludedScreenView(_:)`).
         case excludedScreenView(Interaction)
 
         /// The interaction, whichever it was.
@@ -43,7 +43,7 @@ public final class InMemoryInteractionSink: InteractionSink {
         var attempts = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let failure: (any Error & Sendable)?
     private let onReceive: (@Sendable (Interaction) -> Void)?
 

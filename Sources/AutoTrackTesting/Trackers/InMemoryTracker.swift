@@ -6,9 +6,9 @@ public import AutoTrackEvents
 public import AutoTrackProperties
 /// Foundation: `URL` appears in this file's public API.
 public import Foundation
-import Synchronization
+import AutoTrackLocking
 
-/// A real ``Tracker`` for tests, whose events can be read back in memory: every event as
+/// A real `Tracker` for tests, whose events can be read back in memory: every event as
 /// it is built (its observer), and every event a flush delivered (an
 /// ``InMemoryTransport``).
 ///
@@ -38,7 +38,7 @@ public final class InMemoryTracker: Sendable {
 
     /// The events the observer saw, shared with the observer closure.
     private final class BuiltEvents: Sendable {
-        let events = Mutex<[Event]>([])
+        let events = Locked<[Event]>([])
     }
 
     /// A fixed device, so events are reproducible.

@@ -2,18 +2,18 @@
 public import AutoTrack
 /// AutoTrackEvents: `Event` appears in this file's public API.
 public import AutoTrackEvents
-import Synchronization
+import AutoTrackLocking
 
 /// A transport that keeps the events it is handed, for tests, and answers every batch
 /// with what ``respond`` says (accepted by default) — so a test can stand for a
 /// collector that is down, refuses, or settles part of a batch.
 public final class InMemoryTransport: Transport {
-    private let delivered = Mutex<[Event]>([])
-    private let batches = Mutex(0)
-    private let answer: Mutex<@Sendable ([Event]) -> DeliveryResult>
+    private let delivered = Locked<[Event]>([])
+    private let batches = Locked(0)
+    private let answer: Locked<@Sendable ([Event]) -> DeliveryResult>
 
     /// A transport that accepts everything.
-    public init() { answer = Mutex({ _ in .accepted }) }
+    public init() { answer = Locked({ _ in .accepted }) }
 
     /// What the transport answers a batch (the events are kept only when it is
     /// `.accepted`, or as far as a `.partial` settled them).

@@ -1,7 +1,7 @@
 import AutoTrackInterception
 import AutoTrackProperties
 import AutoTrackEvents
-import Synchronization
+import AutoTrackLocking
 
 /// Turns submissions into events: their names, library method and layered properties,
 /// `$referrer` for screen views and the `$AppPageLeave` of the page a submission
@@ -11,7 +11,7 @@ final class EventAssembler: Sendable {
     private let rules: PropertyRules
     private let eventIDs: any EventIDGenerator
     private let library: (name: String, version: String, appVersion: String)
-    private let history = Mutex(ScreenHistory())
+    private let history = Locked(ScreenHistory())
 
     init(configuration: TrackerConfiguration) {
         rules = configuration.rules

@@ -1,7 +1,7 @@
 /// AutoTrackInterception: `InteractionContext`, `InteractionSink` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackEvents
-import Synchronization
+import AutoTrackLocking
 
 // MARK: Automatic capture: the seam for hosts
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import AutoTrackLocking
 
 // MARK: Flushing
 

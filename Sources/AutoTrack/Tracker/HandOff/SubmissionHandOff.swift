@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import AutoTrackLocking
 
 /// The hand-off from callers' threads to the tracker's worker: a bounded buffer of
 /// submissions, and the bookkeeping that decides when the worker must be woken.
@@ -52,7 +52,7 @@ final class SubmissionHandOff: Sendable {
         var droppedWhileBusy = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// How many submissions may wait.
     private let capacity: Int
 
