@@ -1,24 +1,30 @@
-// Package imports: the inlinable lock's storage is made of their types.
+// Public imports: the inlinable lock's storage is made of their types.
 #if AUTOTRACK_TSAN
 #if canImport(Glibc)
-package import Glibc
+public import Glibc
 #elseif canImport(Darwin)
-package import Darwin
+public import Darwin
 #endif
 #else
-package import Synchronization
+public import Synchronization
 #endif
 
 /// A value guarded by a lock: what every module of the package uses where it needs
 /// mutual exclusion.
 ///
-/// Normally it is `Synchronization.Mutex`, inlined away. Built for ThreadSanitizer
+/// Normally it is `Synchronization.Mutex`, inlined away (always: a call to the generic
+/// `withLock` would pass type metadata on every guarded access). Built for ThreadSanitizer
 /// (`-Xswiftc -DAUTOTRACK_TSAN` with `--sanitize=thread`) it is a `pthread_mutex_t`
 /// instead: `Mutex` waits on futexes directly, which ThreadSanitizer does not model on
 /// Linux, so every access it guards would be reported as a race; a pthread mutex is
 /// modelled, so the sanitizer sees the package's real synchronisation and reports only
 /// real races.
-package struct Locked<Value: ~Copyable>: ~Copyable {
+///
+/// Public, though only this package's modules use it and no product contains it: a
+/// `package` function's body is not inlined into other modules (measured: every
+/// guarded access became a call to the generic `withLock`, passing type metadata),
+/// and a public `@inlinable` one is.
+public struct Locked<Value: ~Copyable>: ~Copyable {
     #if AUTOTRACK_TSAN
     @usableFromInline let storage: Storage
 
@@ -42,12 +48,12 @@ package struct Locked<Value: ~Copyable>: ~Copyable {
     }
 
     /// A lock guarding `initialValue`.
-    @inlinable
-    package init(_ initialValue: consuming sending Value) { storage = Storage(initialValue) }
+    @inlinable @inline(__always)
+    public init(_ initialValue: consuming sending Value) { storage = Storage(initialValue) }
 
     /// Runs `body` with the value, the lock held.
-    @inlinable
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable @inline(__always)
+    public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         pthread_mutex_lock(storage.mutex)
@@ -58,12 +64,12 @@ package struct Locked<Value: ~Copyable>: ~Copyable {
     @usableFromInline let mutex: Mutex<Value>
 
     /// A lock guarding `initialValue`.
-    @inlinable
-    package init(_ initialValue: consuming sending Value) { mutex = Mutex(initialValue) }
+    @inlinable @inline(__always)
+    public init(_ initialValue: consuming sending Value) { mutex = Mutex(initialValue) }
 
     /// Runs `body` with the value, the lock held.
-    @inlinable
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable @inline(__always)
+    public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         try mutex.withLock(body)

@@ -29,11 +29,14 @@ public final class RuntimeClass: RuntimeObject, CustomStringConvertible, @unchec
     /// (metaclasses' `isa` point to the root metaclass).
     public var metaclass: RuntimeClass { realClass }
 
-    /// For a metaclass, the class it describes; `nil` for a class, and once the class
-    /// is gone (a disposed class pair whose metaclass someone still holds). Weak: a
-    /// metaclass does not keep its class alive, and read off the send path (an error
-    /// message names the class), it costs nothing where it matters.
-    public private(set) weak var instanceClass: RuntimeClass?
+    /// For a metaclass, the class it describes; `nil` for a class.
+    ///
+    /// Unowned (safe), like ``runtime``: the runtime holds every class it made until it
+    /// is released (a disposed pair included), so the class is there for as long as its
+    /// metaclass is used with its runtime. Not weak: an object that is weakly referenced
+    /// counts its references through a side table, and every class here is retained and
+    /// released on the send path (measured: a mirrored send went from 130 ns to 200 ns).
+    public private(set) unowned(safe) var instanceClass: RuntimeClass?
 
     var superclassStorage: RuntimeClass? {
         didSet { superclassOnSendPath = superclassStorage.map(Unmanaged.passUnretained) }
