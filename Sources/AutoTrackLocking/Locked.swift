@@ -34,6 +34,7 @@ public struct Locked<Value: ~Copyable>: ~Copyable {
         @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
         @usableFromInline var value: Value
 
+        @usableFromInline
         init(_ value: consuming Value) {
             self.value = value
             mutex = .allocate(capacity: 1)
