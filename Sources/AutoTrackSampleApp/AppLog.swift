@@ -3,6 +3,13 @@ public import AutoTrackRuntime
 import Synchronization
 import AutoTrackLocking
 
+/// A weak reference to an object the log numbered.
+final class WeakObject: @unchecked Sendable {
+    // Safe: read and written only under the log's lock.
+    weak var object: RuntimeObject?
+    init(_ object: RuntimeObject) { self.object = object }
+}
+
 /// What the sample app's own code did, in order: the originals' side of every
 /// exactly-once count — and, for each original, the call it received (its transcript:
 /// receiver, selector and arguments), so a hook that changes or drops an argument shows.
@@ -10,7 +17,10 @@ public final class AppLog: Sendable {
     private struct State {
         var entries: [AppLogEntry] = []
         var calls: [String] = []
-        var ordinals: [ObjectIdentifier: Int] = [:]
+        /// Each object's ordinal, with a weak reference that tells a later object at the
+        /// same address (its identifier reused after it was freed) from it.
+        var ordinals: [ObjectIdentifier: (object: WeakObject, ordinal: Int)] = [:]
+        var nextOrdinal = 1
     }
     private let state = Locked(State())
     private let recordsCalls = Atomic<Bool>(false)
@@ -33,6 +43,7 @@ public final class AppLog: Sendable {
     /// `arguments`. Objects are written as the class they report (`-class`, what the
     /// app sees) and the order in which the log first saw them (`UIButton#2`), so two
     /// runs of the same actions read the same — unless a different object was passed.
+    /// An object made later at a freed object's address is a new object: its own number.
     public func record(_ entry: AppLogEntry, selector: String, receiver: RuntimeObject, arguments: [RuntimeValue]) {
         guard keepsCalls else {
             record(entry)
@@ -51,8 +62,14 @@ public final class AppLog: Sendable {
                 switch value {
                 case .object(let object?):
                     let key = ObjectIdentifier(object)
-                    let ordinal = state.ordinals[key] ?? (state.ordinals.count + 1)
-                    state.ordinals[key] = ordinal
+                    let ordinal: Int
+                    if let known = state.ordinals[key], known.object.object === object {
+                        ordinal = known.ordinal
+                    } else {
+                        ordinal = state.nextOrdinal
+                        state.nextOrdinal += 1
+                        state.ordinals[key] = (WeakObject(object), ordinal)
+                    }
                     described.append("\(className ?? "?")#\(ordinal)")
                 case .object(nil): described.append("nil")
                 default: described.append("\(value)")

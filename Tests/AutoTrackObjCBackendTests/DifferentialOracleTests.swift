@@ -202,3 +202,14 @@ import Testing
         #expect(summary.divergences.isEmpty)
     }
 }
+
+@Suite("Documentation examples: the oracle")
+struct OracleExampleTests {
+    @Test("the overview's example runs as printed and finds no divergence")
+    func overviewExample() {
+        let report = DifferentialOracle.run(programs: 300, seed: 42)
+        print(report.programs, report.sends, report.divergences.count)
+        #expect(report.programs == 300)
+        #expect(report.divergences.isEmpty)
+    }
+}

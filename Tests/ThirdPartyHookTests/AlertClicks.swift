@@ -21,11 +21,12 @@ final class AlertClicks: InterceptionHook {
     func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         let runtime = host.runtime
         let name = self.name
-        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        return try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
             try hookedMethods.map { (method: HookedMethod) throws(HookError) -> HookHandle in
                 guard let cls = runtime.lookUpClass(method.className) else { throw .classNotFound(className: method.className) }
                 return try MethodWrapper.install(
-                    name: name, runtime: runtime, cls: cls, selector: method.selector, isClassMethod: method.isClassMethod
+                    name: name, runtime: runtime, cls: cls, selector: method.selector, isClassMethod: method.isClassMethod,
+                    context: context
                 ) { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                     // Blocks report to the installation current when they run (an action

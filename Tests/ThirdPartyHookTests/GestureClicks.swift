@@ -16,7 +16,7 @@ final class RecognizerClicks: InterceptionHook {
         guard let view = host.runtime.lookUpClass("UIView") else { throw .classNotFound(className: "UIView") }
         let name = self.name
         let runtime = host.runtime
-        return try MethodWrapper.install(name: name, runtime: runtime, cls: view, selector: "addGestureRecognizer:") { original, hookSwitch in
+        return try MethodWrapper.install(name: name, runtime: runtime, cls: view, selector: "addGestureRecognizer:", context: context) { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             GestureTracking.revive(in: runtime, interceptor: interceptor)
             // Reuse the shared wrapper: original first, then the tracking target.

@@ -18,17 +18,17 @@ final class ScreenViews: InterceptionHook {
         guard let base = host.runtime.lookUpClass("UIViewController") else { throw .classNotFound(className: "UIViewController") }
         let name = self.name
         let runtime = host.runtime
-        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        return try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
             let overrides = ScreenViewTracking.AppearanceOverrides(base: base, name: name, context: context)
-            let appear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidAppear:") { original, hookSwitch in
+            let appear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidAppear:", context: context) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 ScreenViewTracking.recordOnForeground(of: host, interceptor: interceptor)
                 return ScreenViewTracking.appearance(original, name: name, interceptor: interceptor)
             }
-            let disappear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidDisappear:") { original, hookSwitch in
+            let disappear = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidDisappear:", context: context) { original, hookSwitch in
                 ScreenViewTracking.disappearance(original, name: name, interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
-            let load = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidLoad") { original, hookSwitch in
+            let load = try MethodWrapper.install(name: name, runtime: runtime, cls: base, selector: "viewDidLoad", context: context) { original, hookSwitch in
                 overrides.wrappingOnLoad(original, interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
             overrides.wrapExisting()

@@ -17,10 +17,12 @@ final class SelectionClicks: InterceptionHook {
     func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         let name = self.name
         let runtime = host.runtime
-        let wrapped = Locked<[HookHandle]>([])
-        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        // Per runtime, not per call: a reinstall that re-enables a pass-through runs the
+        // wrappers of the first installation, which must find what this one uninstalls.
+        let wrapped = PerRuntimeState.object("third-party/delegate-wrap.wrapped", in: runtime) { WrappedHandles() }
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
             let delegates = HookHandle(name: "\(name)/delegates") { () throws(HookError) -> HookState in
-                let handles = wrapped.withLock { handles in
+                let handles = wrapped.handles.withLock { handles in
                     defer { handles = [] }
                     return handles
                 }
@@ -33,7 +35,8 @@ final class SelectionClicks: InterceptionHook {
                     guard let implementor = DelegateInterposition.implementor(of: selector, for: delegate, runtime: runtime) else { continue }
                     let handle = try MethodWrapper.install(
                         name: "\(name)/didSelect", runtime: runtime,
-                        cls: DelegateInterposition.wrappableClass(of: implementor, runtime: runtime), selector: selector.name
+                        cls: DelegateInterposition.wrappableClass(of: implementor, runtime: runtime), selector: selector.name,
+                        context: context
                     ) { original, hookSwitch in
                         let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                         return Implementation("\(name) \(selector)") { message throws(RuntimeError) in
@@ -44,13 +47,18 @@ final class SelectionClicks: InterceptionHook {
                             }
                         }
                     }
-                    wrapped.withLock { handles in if !handles.contains(where: { $0 === handle }) { handles.append(handle) } }
+                    wrapped.handles.withLock { handles in if !handles.contains(where: { $0 === handle }) { handles.append(handle) } }
                 }
                 return delegate
             }
             return [delegates] + setters
         }
-        DelegateInterposition.rehook(in: runtime)
+        DelegateInterposition.rehook(in: runtime, name: name)
         return group
     }
+}
+
+/// The `didSelect…` wrappers a delegate-selection hook installed on a runtime.
+final class WrappedHandles: Sendable {
+    let handles = Locked<[HookHandle]>([])
 }

@@ -17,8 +17,8 @@ final class ApplicationClicks: InterceptionHook {
     func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         guard let application = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
         let name = self.name
-        return try MethodWrapper.installGroup(name: name, runtime: host.runtime) { () throws(HookError) -> [HookHandle] in
-            let send = try MethodWrapper.install(name: name, runtime: host.runtime, cls: application, selector: hookedMethods[0].selector) {
+        return try MethodWrapper.installGroup(name: name, runtime: host.runtime, context: context) { () throws(HookError) -> [HookHandle] in
+            let send = try MethodWrapper.install(name: name, runtime: host.runtime, cls: application, selector: hookedMethods[0].selector, context: context) {
                 original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in

@@ -121,7 +121,8 @@ enum GeneralScenarios {
             try fixture.trigger(run)
             run.expectCounts(original: fixture.original, originals: 1, interactions: 0)
             if triggerCallsHookedMethod(run.subject) {
-                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: triggerCalls(.otherLibrary, run))
+                let expected = try callsWithoutSubject(run, of: [.otherLibrary]) { hookOthers("exchange", in: $0) }
+                run.expect(.lifecycle, "calls of the other library's hook", expected: expected[0], observed: triggerCalls(.otherLibrary, run))
             }
         },
         Scenario(
@@ -137,8 +138,12 @@ enum GeneralScenarios {
             try fixture.trigger(run)
             run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
             if triggerCallsHookedMethod(run.subject) {
-                run.expect(.lifecycle, "calls of the first library", expected: 1, observed: triggerCalls(.firstLibrary, run))
-                run.expect(.lifecycle, "calls of the third library", expected: 1, observed: triggerCalls(.thirdLibrary, run))
+                let expected = try callsWithoutSubject(run, of: [.firstLibrary, .thirdLibrary]) { others in
+                    for hooked in others.subject.hookedMethods { OtherLibraryHooks.exchange(hooked, as: .firstLibrary, runtime: others.runtime, log: others.log) }
+                    for hooked in others.subject.hookedMethods { OtherLibraryHooks.replace(hooked, as: .thirdLibrary, runtime: others.runtime, log: others.log) }
+                }
+                run.expect(.lifecycle, "calls of the first library", expected: expected[0], observed: triggerCalls(.firstLibrary, run))
+                run.expect(.lifecycle, "calls of the third library", expected: expected[1], observed: triggerCalls(.thirdLibrary, run))
             }
         },
         Scenario(
@@ -197,6 +202,27 @@ enum GeneralScenarios {
             let allowed = Set(probed.map { AppLogEntry(.selectorProbe, detail: $0.selector) })
             run.expect(.transparency, "selectors the originals ran with", expected: [String](), observed: seen.subtracting(allowed).map(\.description).sorted())
         },
+        Scenario(
+            id: "GEN-17", point: nil, title: "a second context (another tracker) installs on the same host",
+            failure: "A second tracker's set-up silently gets the first one's installation: none of its events ever arrive.",
+            rules: [.lifecycle, .oneInteraction]
+        ) { run in
+            let fixture = fixture(run)
+            try run.install()
+            let secondSink = InMemoryInteractionSink()
+            var refused = false
+            do {
+                _ = try run.subject.install(on: run.host, context: InteractionContext(sink: secondSink))
+            } catch {
+                refused = true
+            }
+            try fixture.prepare(run)
+            try fixture.trigger(run)
+            run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
+            if !refused {
+                run.expect(.lifecycle, "interactions of the second context, whose install did not refuse", expected: 1, observed: secondSink.count)
+            }
+        },
     ]
 
     /// Whether one user action at the subject's point calls the hooked method itself
@@ -214,29 +240,48 @@ enum GeneralScenarios {
         return run.log.all.filter { entries.contains($0) }.count
     }
 
+    /// How often each library in `libraries` runs on the trigger methods for one user
+    /// action in an app where only `hookOthers` hooked: what those libraries must see
+    /// with the subject installed too. A hook that wraps one user action's path at two
+    /// levels (the control's and the application's send-action) meets another library
+    /// there twice, as the app without it does.
+    static func callsWithoutSubject(
+        _ run: ScenarioRun, of libraries: [AppLogEntry.Kind], hookOthers: (ScenarioRun) -> Void
+    ) throws -> [Int] {
+        let others = try run.variant()
+        let fixture = fixture(others)
+        hookOthers(others)
+        try fixture.prepare(others)
+        try fixture.trigger(others)
+        return libraries.map { triggerCalls($0, others) }
+    }
+
+    /// Another library hooks every method the subject declares, in `style`.
+    static func hookOthers(_ style: String, in run: ScenarioRun) {
+        for hooked in run.subject.hookedMethods {
+            if style == "exchange" {
+                OtherLibraryHooks.exchange(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log)
+            } else {
+                OtherLibraryHooks.replace(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log)
+            }
+        }
+    }
+
     static func foreign(id: String, style: String, before: Bool, failure: String) -> Scenario {
         Scenario(
             id: id, point: nil, title: "another library's \(style)-style hook installed \(before ? "before" : "after") ours",
             failure: failure, rules: [.lifecycle, .originalOnce, .oneInteraction]
         ) { run in
             let fixture = fixture(run)
-            let hookOthers = {
-                for hooked in run.subject.hookedMethods {
-                    if style == "exchange" {
-                        OtherLibraryHooks.exchange(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log)
-                    } else {
-                        OtherLibraryHooks.replace(hooked, as: .otherLibrary, runtime: run.runtime, log: run.log)
-                    }
-                }
-            }
-            if before { hookOthers() }
+            if before { hookOthers(style, in: run) }
             try run.install()
-            if !before { hookOthers() }
+            if !before { hookOthers(style, in: run) }
             try fixture.prepare(run)
             try fixture.trigger(run)
             run.expectCounts(original: fixture.original, originals: 1, interactions: 1)
             if triggerCallsHookedMethod(run.subject) {
-                run.expect(.lifecycle, "calls of the other library's hook", expected: 1, observed: triggerCalls(.otherLibrary, run))
+                let expected = try callsWithoutSubject(run, of: [.otherLibrary]) { hookOthers(style, in: $0) }
+                run.expect(.lifecycle, "calls of the other library's hook", expected: expected[0], observed: triggerCalls(.otherLibrary, run))
             }
         }
     }

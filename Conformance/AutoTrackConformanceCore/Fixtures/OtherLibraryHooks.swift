@@ -19,11 +19,11 @@ public enum OtherLibraryHooks {
 
     /// The classic exchange style: add `<library>_<selector>` and exchange it with the
     /// method (after giving the class its own copy when it only inherits it). The
-    /// wrapper logs an entry of `library` with the selector and calls "the original"
-    /// through its prefixed selector. Returns the undo.
+    /// wrapper logs an entry of `library` with the selector (unless not `logging`) and
+    /// calls "the original" through its prefixed selector. Returns the undo.
     @discardableResult
     public static func exchange(
-        _ hooked: HookedMethod, as library: AppLogEntry.Kind, runtime: Runtime, log: AppLog
+        _ hooked: HookedMethod, as library: AppLogEntry.Kind, runtime: Runtime, log: AppLog, logging: Bool = true
     ) -> (@Sendable () -> Void)? {
         let prefix = library.name
         guard let (cls, found) = method(hooked, in: runtime) else { return nil }
@@ -31,7 +31,7 @@ public enum OtherLibraryHooks {
         let swizzled = Selector("\(prefix)_\(hooked.selector)")
         if found.owner !== cls { runtime.addMethod(to: cls, selector, found.implementation, types: found.typeEncoding) }
         runtime.addMethod(to: cls, swizzled, Implementation("\(prefix) \(selector)") { message throws(RuntimeError) in
-            log.record(AppLogEntry(library, detail: selector.name))
+            if logging { log.record(AppLogEntry(library, detail: selector.name)) }
             return try message.runtime.send(message.receiver, swizzled, message.arguments)
         }, types: found.typeEncoding)
         guard let own = runtime.method(selector, in: cls), let added = runtime.method(swizzled, in: cls) else { return nil }
@@ -44,7 +44,7 @@ public enum OtherLibraryHooks {
     /// returns). Returns the undo, which restores blindly — as such libraries do.
     @discardableResult
     public static func replace(
-        _ hooked: HookedMethod, as library: AppLogEntry.Kind, runtime: Runtime, log: AppLog,
+        _ hooked: HookedMethod, as library: AppLogEntry.Kind, runtime: Runtime, log: AppLog, logging: Bool = true,
         entry: @escaping @Sendable (Message) -> AppLogEntry? = { _ in nil }
     ) -> (@Sendable () -> Void)? {
         let name = library.name
@@ -54,7 +54,7 @@ public enum OtherLibraryHooks {
         guard let own = runtime.method(selector, in: cls) else { return nil }
         let original = own.implementation
         runtime.setImplementation(of: own, to: Implementation("\(name) \(selector)") { message throws(RuntimeError) in
-            log.record(entry(message) ?? AppLogEntry(library, detail: selector.name))
+            if logging { log.record(entry(message) ?? AppLogEntry(library, detail: selector.name)) }
             return try original.body(message)
         })
         return { runtime.setImplementation(of: own, to: original) }

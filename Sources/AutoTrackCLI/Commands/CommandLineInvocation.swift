@@ -26,6 +26,8 @@ enum CommandLineInvocation {
     case mirroredCatalog(MirroredCatalogCommand)
     case queueWriter(QueueWriterCommand)
     case trackStress(TrackStressCommand)
+    case explore(ExploreCommand)
+    case exploreWorker(ExploreWorkerCommand)
     case inspect(InspectCommand)
 
     /// The whole help: every visible subcommand, then the exit codes.
@@ -90,6 +92,13 @@ enum CommandLineInvocation {
             case .catalog: [.catalog]
             case .compiled: [.compiled]
             }
+            if let sessions = values.value(Options.explore) {
+                guard scenarioIDs.isEmpty else { throw UsageError(message: "'--explore' runs generated sessions, not catalog scenarios: leave out '--scenario'") }
+                self = .explore(ExploreCommand(
+                    sessions: sessions, seed: values.value(Options.seed) ?? 1, mutants: values.isSet(Options.mutants), point: values.value(Options.point),
+                    jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), htmlOutput: values.value(Options.html)))
+                return
+            }
             self = .conformance(ConformanceCommand(
                 jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), mutants: values.isSet(Options.mutants),
                 scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends, objcParts: objcParts))
@@ -137,6 +146,12 @@ enum CommandLineInvocation {
             }
             self = .queueWriter(QueueWriterCommand(
                 directory: directory, count: count, sync: values.isSet(Options.sync), ndjsonFile: values.value(Options.ndjson)))
+        case "explore-worker":
+            typealias Options = ExploreWorkerCommand.Options
+            guard let subject = values.value(Options.subject), let seed = values.value(Options.seed), let sessions = values.value(Options.sessions) else {
+                throw UsageError(message: "'explore-worker' needs --subject S, --seed N and --sessions K")
+            }
+            self = .exploreWorker(ExploreWorkerCommand(subject: subject, seed: seed, sessions: sessions))
         default: // track-stress
             typealias Options = TrackStressCommand.Options
             guard let directory = values.value(Options.directory), let count = values.value(Options.count) else {
@@ -174,6 +189,10 @@ enum CommandLineInvocation {
         case .trackStress(let command):
             return try command.run()
         case .inspect(let command):
+            return try command.run()
+        case .explore(let command):
+            return try command.run()
+        case .exploreWorker(let command):
             return try command.run()
         case .bench(let group, let jsonOutput):
             let report = group.run()

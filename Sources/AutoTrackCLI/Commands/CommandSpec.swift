@@ -73,7 +73,7 @@ struct CommandSpec: Sendable {
             name: "conformance",
             summary: "Run the conformance catalog against every built-in hook (or, with --mutants, the kit's mutants and the operator mutants) and print the matrix.",
             options: ConformanceCommand.Options.all,
-            example: "swift run autotrack conformance --point delegate-selection --junit report.xml"),
+            example: "swift run autotrack conformance --point delegate-selection --junit report.xml; swift run -c release autotrack conformance --explore 10000 --seed 1"),
         CommandSpec(
             name: "bench", positional: "<group>",
             summary: "Run a benchmark group (use a release build). Groups: " + BenchmarkGroup.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ") + ".",
@@ -106,6 +106,10 @@ struct CommandSpec: Sendable {
             name: "oracle-worker", summary: "Test helper: one batch of the differential oracle in this process.",
             options: OracleWorkerCommand.Options.all,
             example: "autotrack oracle-worker --programs 500 --seed 1", isHidden: true),
+        CommandSpec(
+            name: "explore-worker", summary: "Test helper: one batch of a subject's generated sessions in this process.",
+            options: ExploreWorkerCommand.Options.all,
+            example: "autotrack explore-worker --subject send-action/control --seed 1 --sessions 100", isHidden: true),
         CommandSpec(
             name: "track-stress", summary: "Test helper: track N events with the collector down, print peak memory.",
             options: TrackStressCommand.Options.all,

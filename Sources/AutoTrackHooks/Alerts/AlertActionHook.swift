@@ -35,9 +35,10 @@ public final class AlertActionBlockHook: InterceptionHook {
         guard let alertClass = host.runtime.lookUpClass("UIAlertController") else { throw .classNotFound(className: "UIAlertController") }
         let name = self.name
         let runtime = host.runtime
-        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        return try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
             let factory = try MethodWrapper.install(
-                name: name, runtime: runtime, cls: actionClass, selector: "actionWithTitle:style:handler:", isClassMethod: true
+                name: name, runtime: runtime, cls: actionClass, selector: "actionWithTitle:style:handler:", isClassMethod: true,
+                context: context
             ) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 // Blocks wrapped now report to the installation current when they run:
@@ -63,7 +64,7 @@ public final class AlertActionBlockHook: InterceptionHook {
                     }
                 }
             }
-            let adding = try MethodWrapper.install(name: name, runtime: runtime, cls: alertClass, selector: "addAction:") { original, hookSwitch in
+            let adding = try MethodWrapper.install(name: name, runtime: runtime, cls: alertClass, selector: "addAction:", context: context) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[UIAlertController addAction:]") { message throws(RuntimeError) in
                     try interceptor.forward(message) { message in
@@ -78,7 +79,8 @@ public final class AlertActionBlockHook: InterceptionHook {
             }
             guard let controllerClass = runtime.lookUpClass("UIViewController") else { throw .classNotFound(className: "UIViewController") }
             let presenting = try MethodWrapper.install(
-                name: name, runtime: runtime, cls: controllerClass, selector: "presentViewController:animated:completion:"
+                name: name, runtime: runtime, cls: controllerClass, selector: "presentViewController:animated:completion:",
+                context: context
             ) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[UIViewController presentViewController:animated:completion:]") { message throws(RuntimeError) in

@@ -1,7 +1,9 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `HookSwitch`, `InteractionContext` appear in this file's public API.
 public import AutoTrackInterception
+import AutoTrackLocking
 import AutoTrackMethodWrapping
 import AutoTrackModelBackend
+import AutoTrackProperties
 /// AutoTrackReferenceUI: `ListViewObject`, `ReferenceHost` appear in this file's public API.
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `Runtime`, `RuntimeObject`, `Selector` appear in this file's public API.
@@ -58,16 +60,18 @@ public enum DelegateInterposition {
     /// Wraps `setDelegate:` of both list classes; `prepare` sees each new delegate and
     /// returns the object to hand to the original (the delegate itself, or a proxy).
     /// If `prepare` throws, the app's delegate is set unchanged (fail-open, counted in
-    /// `context`). Lists given a delegate are remembered, so ``rehook(in:)`` can hand
+    /// `context`). Lists given a delegate are remembered, so ``rehook(in:name:)`` can hand
     /// them to a new installation.
     public static func wrapSetDelegate(
         name: String, host: ReferenceHost, context: InteractionContext,
         prepare: @escaping @Sendable (_ list: ListViewObject, _ delegate: RuntimeObject?, _ hookSwitch: HookSwitch) throws -> RuntimeObject?
     ) throws(HookError) -> [HookHandle] {
         let runtime = host.runtime
+        let setters = SetterInstallations.of(runtime)
         return try listClasses.map { (className: String) throws(HookError) -> HookHandle in
             guard let cls = runtime.lookUpClass(className) else { throw .classNotFound(className: className) }
-            return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "setDelegate:") { original, hookSwitch in
+            return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "setDelegate:", context: context) { original, hookSwitch in
+                setters.note(SetterInstallation(original: original, hookSwitch: hookSwitch, prepare: prepare), name: name, className: className)
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[\(className) setDelegate:]") { message throws(RuntimeError) in
                     try interceptor.forward(message) { message in
@@ -83,15 +87,65 @@ public enum DelegateInterposition {
         }
     }
 
-    /// Sends `setDelegate:` again to every live list that was given a delegate under an
-    /// earlier installation, with its app delegate, so that a freshly installed hook
-    /// sees them.
-    public static func rehook(in runtime: Runtime) {
+    /// Hands every live list that was given a delegate under an earlier installation to
+    /// the installation `name` has now, as its `setDelegate:` wrapper would have: the
+    /// delegate (its class or the object) is hooked in place, and a list whose delegate
+    /// the hook replaces (a proxy) gets it through the implementation *below* the
+    /// wrapper. Nothing is sent through `setDelegate:` itself — an app's own override
+    /// of it, or another library's hook, never sees a call the app did not make.
+    public static func rehook(in runtime: Runtime, name: String) {
+        let setters = SetterInstallations.of(runtime)
         for list in WeakRegistry<ListViewObject>.named(seenListsKey, in: runtime).live {
-            guard let delegate = list.delegate else { continue }
+            guard let delegate = list.delegate,
+                  let installation = setters.installation(name: name, className: list.role == .table ? "UITableView" : "UICollectionView")
+            else { continue }
             // A proxy of ours stands for the app's delegate.
             let appDelegate = (try? runtime.send(delegate, "autotrack_proxiedDelegate"))?.object ?? delegate
-            _ = try? runtime.send(list, "setDelegate:", MessageArguments(.object(appDelegate)))
+            guard let handed = try? installation.prepare(list, appDelegate, installation.hookSwitch), handed !== delegate else { continue }
+            _ = try? installation.original.body(
+                Message(receiver: list, selector: "setDelegate:", arguments: MessageArguments(.object(handed)), runtime: runtime))
+        }
+    }
+
+    /// Gives `list` `delegate` through the implementation below the `setDelegate:`
+    /// wrapper of the hook `name` — UIKit's, or whatever was installed before the hook
+    /// — so that neither the app's override nor a library that hooked later sees a call
+    /// the app did not make. Sends `setDelegate:` when the hook has no wrapper for the
+    /// list's class.
+    public static func setDelegateBelowHooks(of list: ListViewObject, to delegate: RuntimeObject?, name: String) {
+        let runtime = list.host.runtime
+        let className = list.role == .table ? "UITableView" : "UICollectionView"
+        let arguments = MessageArguments(.object(delegate))
+        if let installation = SetterInstallations.of(runtime).installation(name: name, className: className) {
+            _ = try? installation.original.body(Message(receiver: list, selector: "setDelegate:", arguments: arguments, runtime: runtime))
+        } else {
+            _ = try? runtime.send(list, "setDelegate:", arguments)
+        }
+    }
+
+    /// One installation of a `setDelegate:` wrapper: what it wraps, its switch and its
+    /// preparation, for ``rehook(in:name:)``.
+    struct SetterInstallation: Sendable {
+        let original: Implementation
+        let hookSwitch: HookSwitch
+        let prepare: @Sendable (ListViewObject, RuntimeObject?, HookSwitch) throws -> RuntimeObject?
+    }
+
+    /// The `setDelegate:` wrappers of a runtime, by hook name and list class: the latest
+    /// installation of each.
+    final class SetterInstallations: Sendable {
+        private let installations = Locked<[String: SetterInstallation]>([:])
+
+        static func of(_ runtime: Runtime) -> SetterInstallations {
+            PerRuntimeState.object("AutoTrackHooks.setDelegateInstallations", in: runtime) { SetterInstallations() }
+        }
+
+        func note(_ installation: SetterInstallation, name: String, className: String) {
+            installations.withLock { $0["\(name)|\(className)"] = installation }
+        }
+
+        func installation(name: String, className: String) -> SetterInstallation? {
+            installations.withLock { $0["\(name)|\(className)"] }
         }
     }
 }

@@ -130,7 +130,7 @@ public enum ReferenceHostCapture {
     /// touch, shared with the target-actions of the same touch (the same event).
     public static func wrapClosureSend(name: String, host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         guard let cls = host.runtime.lookUpClass("UIControl") else { throw .classNotFound(className: "UIControl") }
-        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:") { original, hookSwitch in
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:", context: context) { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIControl sendAction:]") { message throws(RuntimeError) in
                 let call = SendActionCall.closure(message)
@@ -281,7 +281,14 @@ public enum ReferenceHostCapture {
     }
 
     private static let shownKey = AssociationKey("AutoTrackHooks.screenShown")
-    private final class Shown: Sendable {}
+
+    /// That a controller is shown, as the installation that recorded it saw it. A
+    /// note left by an installation since removed is stale: it never saw the screen
+    /// disappear, and its shown state says nothing to a new installation.
+    private final class Shown: Sendable {
+        let installation: HookSwitch
+        init(_ installation: HookSwitch) { self.installation = installation }
+    }
 
     /// Notes that `controller` disappeared (`viewDidDisappear:`), so its next
     /// appearance is a screen view again.
@@ -293,7 +300,8 @@ public enum ReferenceHostCapture {
     ///
     /// - a controller that appears again without having disappeared — the top of a
     ///   navigation stack after a cancelled swipe back — is not recorded twice
-    ///   (`CaptureSkip.deduplicated`);
+    ///   (`CaptureSkip.deduplicated`), unless it was shown under an installation since
+    ///   removed, which could not see it disappear;
     /// - a child contained in an ordinary screen is not a screen of its own — its parent
     ///   is (`CaptureSkip.filtered`); children of navigation, tab
     ///   and page containers are;
@@ -302,8 +310,10 @@ public enum ReferenceHostCapture {
         of controller: ViewControllerObject, animated: Bool?, interceptor: Interceptor
     ) throws -> Interaction {
         let runtime = controller.host.runtime
-        if runtime.associatedObject(for: shownKey, on: controller) != nil { throw CaptureSkip.deduplicated }
-        runtime.setAssociatedObject(Shown(), for: shownKey, on: controller)
+        if let shown = runtime.associatedObject(for: shownKey, on: controller) as? Shown, shown.installation === interceptor.hookSwitch {
+            throw CaptureSkip.deduplicated
+        }
+        runtime.setAssociatedObject(Shown(interceptor.hookSwitch), for: shownKey, on: controller)
         if let parent = controller.parent, parent.kind == .plain, !interceptor.context.excludes(screen: parent) {
             throw CaptureSkip.filtered
         }

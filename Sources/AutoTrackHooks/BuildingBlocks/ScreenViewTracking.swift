@@ -26,16 +26,17 @@ public enum ScreenViewTracking {
         }
     }
 
-    /// The wrapper of `viewDidDisappear:`: notes that the controller left, so that its
-    /// next appearance is a screen view again, then runs the original.
+    /// The wrapper of `viewDidDisappear:`: runs the original, then notes that the
+    /// controller left, so that its next appearance is a screen view again — noted
+    /// whether or not the installation is on (a pass-through under another library's
+    /// hook still sees the screen go, and a reinstall must not take its return for a
+    /// duplicate).
     public static func disappearance(_ original: Implementation, name: String, interceptor: Interceptor) -> Implementation {
         Implementation(name) { message throws(RuntimeError) in
-            try interceptor.forward(message) { message in
+            try interceptor.forward(original: { () throws(RuntimeError) in try original.body(message) }, then: { result in
                 ReferenceHostCapture.noteDisappeared(message.receiver)
-                return message
-            } original: { (message: Message) throws(RuntimeError) in
-                try original.body(message)
-            }
+                return result
+            })
         }
     }
 

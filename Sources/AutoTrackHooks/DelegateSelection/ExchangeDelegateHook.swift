@@ -39,7 +39,11 @@ public final class ExchangeDelegateHook: InterceptionHook {
         let name = self.name
         let runtime = host.runtime
         let hooked = HookedClasses()
-        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        // An install that takes effect (a first one, or a reinstall) hands the lists seen
+        // before to the new installation; a second install while installed changes nothing.
+        var takesEffect = false
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
+            takesEffect = true
             // Uninstalled last (members go in reverse): exchange every class back.
             let classes = HookHandle(name: "\(name)/classes") { () throws(HookError) -> HookState in
                 var passThrough = false
@@ -65,7 +69,7 @@ public final class ExchangeDelegateHook: InterceptionHook {
             }
             return [classes] + setters
         }
-        DelegateInterposition.rehook(in: runtime)
+        if takesEffect { DelegateInterposition.rehook(in: runtime, name: name) }
         return group
     }
 

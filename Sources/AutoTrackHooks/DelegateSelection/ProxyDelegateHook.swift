@@ -48,12 +48,19 @@ public final class ProxyDelegateHook: InterceptionHook {
         }
     }
 
-    /// Lists that were handed a proxy, so uninstalling can give them their delegate back.
+    /// Lists that were handed a proxy, so uninstalling can give them their delegate back:
+    /// one registry per runtime, whatever installation handed the proxy (a reinstall
+    /// that re-enables a pass-through reuses the earlier installation's wrappers).
     final class ProxiedLists: Sendable {
         struct Entry: Sendable {
             weak var list: ListViewObject?
         }
         let entries = Locked<[Entry]>([])
+
+        /// The registry of `runtime`.
+        static func of(_ runtime: Runtime) -> ProxiedLists {
+            PerRuntimeState.object("AutoTrackHooks.proxiedLists", in: runtime) { ProxiedLists() }
+        }
     }
 
     /// Wraps `setDelegate:` and `delegate` of both list classes.
@@ -61,8 +68,12 @@ public final class ProxyDelegateHook: InterceptionHook {
         let name = self.name
         let runtime = host.runtime
         let proxyClass = try Self.proxyClass(in: runtime)
-        let proxied = ProxiedLists()
-        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        let proxied = ProxiedLists.of(runtime)
+        // An install that takes effect (a first one, or a reinstall) hands the lists seen
+        // before to the new installation; a second install while installed changes nothing.
+        var takesEffect = false
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
+            takesEffect = true
             let setters = try DelegateInterposition.wrapSetDelegate(name: name, host: host, context: context) { list, delegate, hookSwitch in
                 guard let delegate else {
                     runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
@@ -78,7 +89,7 @@ public final class ProxyDelegateHook: InterceptionHook {
             }
             let getters = try DelegateInterposition.listClasses.map { (className: String) throws(HookError) -> HookHandle in
                 guard let cls = runtime.lookUpClass(className) else { throw .classNotFound(className: className) }
-                return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "delegate") { original, hookSwitch in
+                return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "delegate", context: context) { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                     return Implementation("\(name) -[\(className) delegate]") { message throws(RuntimeError) in
                         try interceptor.forward { () throws(RuntimeError) in
@@ -92,14 +103,15 @@ public final class ProxyDelegateHook: InterceptionHook {
                 }
             }
             let wrappers = setters + getters
-            // Uninstalled last (members go in reverse): once every wrapper is out, give
-            // every list whose delegate is still our proxy its own delegate back, so
-            // nothing of ours remains in the app's object graph.
+            // Uninstalled last (members go in reverse): give every list whose delegate is
+            // still our proxy its own delegate back — through the setter below ours, so
+            // no app override or later library sees the call, and even when our setters
+            // stay in the chain as pass-throughs — so nothing of ours remains in the
+            // app's object graph, and no getter can answer with a proxy.
             let lists = HookHandle(name: "\(name)/lists") { () throws(HookError) -> HookState in
-                guard wrappers.allSatisfy({ $0.state == .uninstalled }) else { return .passThrough }
                 for entry in proxied.entries.withLock({ $0 }) {
                     guard let list = entry.list, let proxy = list.delegate as? DelegateProxy else { continue }
-                    _ = try? runtime.send(list, "setDelegate:", MessageArguments(.object(proxy.target)))
+                    DelegateInterposition.setDelegateBelowHooks(of: list, to: proxy.target, name: name)
                     runtime.setAssociatedObject(nil, for: Self.proxyKey, on: list)
                 }
                 proxied.entries.withLock { $0.removeAll() }
@@ -107,7 +119,7 @@ public final class ProxyDelegateHook: InterceptionHook {
             }
             return [lists] + wrappers
         }
-        DelegateInterposition.rehook(in: runtime)
+        if takesEffect { DelegateInterposition.rehook(in: runtime, name: name) }
         return group
     }
 

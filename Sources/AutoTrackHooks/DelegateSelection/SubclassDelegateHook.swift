@@ -54,7 +54,11 @@ public final class SubclassDelegateHook: InterceptionHook {
         let name = self.name
         let runtime = host.runtime
         let swizzled = Swizzled()
-        let group = try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        // An install that takes effect (a first one, or a reinstall) hands the lists seen
+        // before to the new installation; a second install while installed changes nothing.
+        var takesEffect = false
+        let group = try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
+            takesEffect = true
             // Uninstalled last (members go in reverse): give every delegate its class back.
             let objects = HookHandle(name: "\(name)/objects") { () throws(HookError) -> HookState in
                 var passThrough = false
@@ -81,7 +85,7 @@ public final class SubclassDelegateHook: InterceptionHook {
             }
             return [objects] + setters
         }
-        DelegateInterposition.rehook(in: runtime)
+        if takesEffect { DelegateInterposition.rehook(in: runtime, name: name) }
         return group
     }
 

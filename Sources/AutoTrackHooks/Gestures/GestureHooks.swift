@@ -29,9 +29,9 @@ public final class GestureTargetHook: InterceptionHook {
         guard let cls = host.runtime.lookUpClass("UIGestureRecognizer") else { throw .classNotFound(className: "UIGestureRecognizer") }
         let name = self.name
         let runtime = host.runtime
-        return try MethodWrapper.installGroup(name: name, runtime: runtime) { () throws(HookError) -> [HookHandle] in
+        return try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
             let handles = try hookedMethods.map { (hooked: HookedMethod) throws(HookError) -> HookHandle in
-                try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: hooked.selector) { original, hookSwitch in
+                try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: hooked.selector, context: context) { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                     GestureTracking.revive(in: runtime, interceptor: interceptor)
                     return GestureTracking.attachingAfter(
@@ -63,7 +63,7 @@ public final class AddGestureRecognizerHook: InterceptionHook {
         guard let cls = host.runtime.lookUpClass("UIView") else { throw .classNotFound(className: "UIView") }
         let name = self.name
         let runtime = host.runtime
-        return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "addGestureRecognizer:") { original, hookSwitch in
+        return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "addGestureRecognizer:", context: context) { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             GestureTracking.revive(in: runtime, interceptor: interceptor)
             return GestureTracking.attachingAfter(original, name: "\(name) -[UIView addGestureRecognizer:]", interceptor: interceptor) {

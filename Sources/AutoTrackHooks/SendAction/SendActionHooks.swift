@@ -30,7 +30,7 @@ public final class ControlSendActionHook: InterceptionHook {
     /// Wraps `UIControl sendAction:to:forEvent:` and `sendAction:`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         let name = self.name
-        return try MethodWrapper.installGroup(name: name, runtime: host.runtime) { () throws(HookError) -> [HookHandle] in
+        return try MethodWrapper.installGroup(name: name, runtime: host.runtime, context: context) { () throws(HookError) -> [HookHandle] in
             [try Self.wrapTargetActions(name: name, host: host, context: context),
              try ReferenceHostCapture.wrapClosureSend(name: name, host: host, context: context)]
         }
@@ -38,7 +38,7 @@ public final class ControlSendActionHook: InterceptionHook {
 
     static func wrapTargetActions(name: String, host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         guard let cls = host.runtime.lookUpClass("UIControl") else { throw .classNotFound(className: "UIControl") }
-        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:forEvent:") { original, hookSwitch in
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:forEvent:", context: context) { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIControl sendAction:to:forEvent:]") { message throws(RuntimeError) in
                 let call = ReferenceHostCapture.SendActionCall.control(message)
@@ -72,7 +72,7 @@ public final class ApplicationSendActionHook: InterceptionHook {
     /// Wraps `UIApplication sendAction:to:from:forEvent:` and `UIControl sendAction:`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         let name = self.name
-        return try MethodWrapper.installGroup(name: name, runtime: host.runtime) { () throws(HookError) -> [HookHandle] in
+        return try MethodWrapper.installGroup(name: name, runtime: host.runtime, context: context) { () throws(HookError) -> [HookHandle] in
             [try Self.wrapApplicationSend(name: name, host: host, context: context),
              try ReferenceHostCapture.wrapClosureSend(name: name, host: host, context: context)]
         }
@@ -80,7 +80,7 @@ public final class ApplicationSendActionHook: InterceptionHook {
 
     static func wrapApplicationSend(name: String, host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
-        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:from:forEvent:") { original, hookSwitch in
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendAction:to:from:forEvent:", context: context) { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in
                 let call = ReferenceHostCapture.SendActionCall.application(message)

@@ -11,6 +11,9 @@ public enum HookError: Error, Hashable, Sendable, CustomStringConvertible {
     case methodNotAdded(className: String, selector: String)
     /// The runtime did not create or register a class the hook needs.
     case classNotCreated(className: String, reason: String)
+    /// The hook is already installed on this host for another context (another
+    /// tracker): one installation reports to one context. Uninstall it first.
+    case installedForAnotherContext(hookName: String)
 
     /// What went wrong.
     public var description: String {
@@ -20,6 +23,8 @@ public enum HookError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(className) has no method \(isClassMethod ? "+" : "-")\(selector) to hook"
         case .methodNotAdded(let className, let selector): "the runtime did not add \(selector) to \(className)"
         case .classNotCreated(let className, let reason): "the runtime did not create \(className): \(reason)"
+        case .installedForAnotherContext(let hookName):
+            "\(hookName) is installed on this host for another context; uninstall it before installing it for this one"
         }
     }
 }

@@ -22,6 +22,29 @@ public enum HookClasses {
     }
 }
 
+/// One object per runtime and key (an associated object on the runtime's root class),
+/// made on first use: the state a hook's installations share.
+///
+/// Keep what a hook's wrappers work with here rather than in a variable of one
+/// `install` call: a reinstall that re-enables a pass-through reuses the wrappers of the
+/// installation that made them, so state made by the later call would never be seen by
+/// them — and its uninstall would miss what they did.
+public enum PerRuntimeState {
+    private static let creation = Locked<Void>(())
+
+    /// The object named `key` of `runtime`, made by `make` on first use.
+    public static func object<Runtime: RuntimeOperations, Value: AnyObject & Sendable>(
+        _ key: String, in runtime: Runtime, make: () -> Value
+    ) -> Value {
+        creation.withLock { _ in
+            if let existing = runtime.associatedObject(for: key, onClass: runtime.rootClass) as? Value { return existing }
+            let created = make()
+            runtime.setAssociatedObject(created, for: key, onClass: runtime.rootClass)
+            return created
+        }
+    }
+}
+
 /// A registry of weakly held objects kept per runtime (an associated object on its
 /// root class): what a reinstall must find again — lists given a delegate, tracking
 /// targets attached to recognizers.
@@ -36,12 +59,7 @@ public final class WeakRegistry<Element: AnyObject>: Sendable {
 
     /// The registry named `key` of `runtime`, created on first use.
     public static func named<Runtime: RuntimeOperations>(_ key: String, in runtime: Runtime) -> WeakRegistry<Element> {
-        weakRegistryCreation.withLock { _ in
-            if let existing = runtime.associatedObject(for: key, onClass: runtime.rootClass) as? WeakRegistry<Element> { return existing }
-            let created = WeakRegistry<Element>()
-            runtime.setAssociatedObject(created, for: key, onClass: runtime.rootClass)
-            return created
-        }
+        PerRuntimeState.object(key, in: runtime) { WeakRegistry<Element>() }
     }
 
     /// Remembers `object` once (and forgets released ones).
@@ -56,4 +74,3 @@ public final class WeakRegistry<Element: AnyObject>: Sendable {
     public var live: [Element] { entries.withLock { $0.compactMap(\.object) } }
 }
 
-private let weakRegistryCreation = Locked<Void>(())

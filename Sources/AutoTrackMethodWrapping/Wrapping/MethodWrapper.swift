@@ -32,13 +32,19 @@ public enum MethodWrapper {
         let wrapper: Runtime.Implementation
         let handle: HookHandle
         let hookSwitch: HookSwitch
+        /// The context the wrapper reports to, when the installer said (`nil`: not said).
+        let context: InteractionContext?
 
-        init(method: Runtime.Method, original: Runtime.Implementation, wrapper: Runtime.Implementation, handle: HookHandle, hookSwitch: HookSwitch) {
+        init(
+            method: Runtime.Method, original: Runtime.Implementation, wrapper: Runtime.Implementation, handle: HookHandle, hookSwitch: HookSwitch,
+            context: InteractionContext?
+        ) {
             self.method = method
             self.original = original
             self.wrapper = wrapper
             self.handle = handle
             self.hookSwitch = hookSwitch
+            self.context = context
         }
     }
 
@@ -56,6 +62,8 @@ public enum MethodWrapper {
         }
         let members: Members
         let handle: HookHandle
+        /// The context the installation in force reports to (`nil`: not said).
+        let context = Locked<InteractionContext?>(nil)
 
         init(name: String, members initial: [HookHandle]) {
             let members = Members(initial)
@@ -97,13 +105,16 @@ public enum MethodWrapper {
     ///   - cls: the class whose method to wrap.
     ///   - selector: the method's selector.
     ///   - isClassMethod: whether to wrap the class method (on the metaclass).
+    ///   - context: the context the wrapper reports to. While an installation of this
+    ///     name is in the chain (installed, or left as a pass-through), installing it
+    ///     for another context throws `HookError.installedForAnotherContext(hookName:)`.
     ///   - makeWrapper: builds the wrapper from the original implementation and the
     ///     installation's switch. Called once per effective installation.
     /// - Returns: the installation's handle (the existing one on a second install).
     /// - Throws: `HookError.methodNotFound(className:selector:isClassMethod:)` when
     ///   the class neither has nor inherits the method.
     public static func install<Runtime: RuntimeOperations>(
-        name: String, runtime: Runtime, cls: Runtime.Class, selector: String, isClassMethod: Bool = false,
+        name: String, runtime: Runtime, cls: Runtime.Class, selector: String, isClassMethod: Bool = false, context: InteractionContext? = nil,
         makeWrapper: (_ original: Runtime.Implementation, _ hookSwitch: HookSwitch) -> Runtime.Implementation
     ) throws(HookError) -> HookHandle {
         let registry = registry(of: runtime)
@@ -112,6 +123,11 @@ public enum MethodWrapper {
         let key = "\(name)|\(isClassMethod ? "+" : "-")\(className)|\(selector)"
         return try registry.installations.withLock { (installations: inout [String: any Sendable]) throws(HookError) -> HookHandle in
             if let existing = installations[key] as? Installation<Runtime> {
+                // The wrapper in the chain reports to the context it was made for: another
+                // context would never receive anything from it.
+                if existing.handle.state != .uninstalled, let context, let owner = existing.context, owner !== context {
+                    throw .installedForAnotherContext(hookName: name)
+                }
                 switch existing.handle.state {
                 case .installed:
                     return existing.handle
@@ -144,7 +160,8 @@ public enum MethodWrapper {
                 unwindPassThroughs(on: method, runtime: runtime, registry: registry)
                 return .uninstalled
             }
-            installations[key] = Installation<Runtime>(method: method, original: original, wrapper: wrapper, handle: handle, hookSwitch: hookSwitch)
+            installations[key] = Installation<Runtime>(
+                method: method, original: original, wrapper: wrapper, handle: handle, hookSwitch: hookSwitch, context: context)
             return handle
         }
     }
@@ -171,12 +188,21 @@ public enum MethodWrapper {
     /// Installs a group of wrappers as one hook with one handle: a second install of
     /// the same group name returns the same handle (re-enabling it if it had become a
     /// pass-through); uninstalling it removes every member, in reverse order.
+    ///
+    /// - Parameter context: the context the installation reports to. A second install
+    ///   for another context while the first is in the chain (installed, or left as a
+    ///   pass-through) throws
+    ///   `HookError.installedForAnotherContext(hookName:)` rather than hand back an
+    ///   installation whose interactions the caller would never receive.
     public static func installGroup<Runtime: RuntimeOperations>(
-        name: String, runtime: Runtime, install: () throws(HookError) -> [HookHandle]
+        name: String, runtime: Runtime, context: InteractionContext? = nil, install: () throws(HookError) -> [HookHandle]
     ) throws(HookError) -> HookHandle {
         let registry = registry(of: runtime)
         return try registry.groups.withLock { (groups: inout [String: Group]) throws(HookError) -> HookHandle in
             if let existing = groups[name], existing.handle.state != .uninstalled {
+                if let context, let owner = existing.context.withLock({ $0 }), owner !== context {
+                    throw .installedForAnotherContext(hookName: name)
+                }
                 if existing.handle.state == .passThrough {
                     let members = try install()
                     existing.members.handles.withLock { $0 = members }
@@ -185,6 +211,7 @@ public enum MethodWrapper {
                 return existing.handle
             }
             let group = Group(name: name, members: try install())
+            group.context.withLock { $0 = context }
             groups[name] = group
             return group.handle
         }

@@ -50,7 +50,15 @@ extension ConformanceCommand {
         static let objc = CommandOption(
             "--objc", OptionKind<PartChoice>.choice("part"),
             help: "on the real runtime: the catalog with the built-in hooks, the scenarios on the app's compiled classes, or both (default)")
-        static let all = [json.declared, junit.declared, scenario.declared, point.declared, mutants.declared, backend.declared, objc.declared]
+        static let explore = CommandOption(
+            "--explore", .number("N", in: 1...Int.max, "a positive number of sessions"),
+            help: "instead of the catalog: N generated sessions per subject, each against the same session without it and the specification")
+        static let seed = CommandOption("--seed", .seed, help: "with --explore: the first session's seed (default 1)")
+        static let html = CommandOption("--html", .text("FILE"), help: "with --explore: a self-contained HTML report of the counterexamples")
+        static let all = [
+            json.declared, junit.declared, scenario.declared, point.declared, mutants.declared, backend.declared, objc.declared, explore.declared,
+            seed.declared, html.declared,
+        ]
 
         /// `--backend`: one runtime, or all.
         enum BackendChoice: String, CaseIterable, Sendable {
@@ -135,5 +143,14 @@ extension TrackStressCommand {
         static let directory = CommandOption("--dir", .text("DIR"), help: "the store")
         static let count = CommandOption("--count", .number("N", in: 0...Int.max, "a number of events"), help: "how many")
         static let all = [directory.declared, count.declared]
+    }
+}
+
+extension ExploreWorkerCommand {
+    enum Options {
+        static let subject = CommandOption("--subject", .text("S"), help: "the hook or mutant")
+        static let seed = CommandOption("--seed", .seed, help: "the first session's seed")
+        static let sessions = CommandOption("--sessions", .number("N", in: 1...Int.max, "a positive number of sessions"), help: "how many")
+        static let all = [subject.declared, seed.declared, sessions.declared]
     }
 }
