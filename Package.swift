@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackConformanceTests",
-            dependencies: ["AutoTrackSampleApp", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"],
+            dependencies: ["AutoTrackSampleApp", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackEvents", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -50,6 +50,14 @@ public enum ExplorationRegressions {
             id: "EXP-04", point: .delegateSelection, title: "uninstalled and reinstalled under another library, then uninstalled again",
             failure: "The built-in proxy hook lost track of the lists a re-enabled installation handed proxies to: the second uninstall left one behind.",
             steps: [.install, .addTable(rows: 4, delegate: .plain), .otherLibraryHooks(.exchange), .uninstall, .install, .uninstall]),
+        Session(
+            id: "EXP-05", point: .delegateSelection, title: "a delegate hooked under another library's setDelegate:, uninstalled twice around a reinstall",
+            failure: "A hook that records after uninstall while its wrapper stays as a pass-through (the record-after-uninstall mutant of the exchange and subclass hooks, which no hand-written scenario reaches); a third-party hook whose reinstall left a didSelect wrapper recording.",
+            steps: [.install, .otherLibraryHooks(.replace), .addTable(rows: 6, delegate: .subclass), .uninstall, .install, .uninstall, .select(table: 0, row: 2)]),
+        Session(
+            id: "EXP-06", point: .delegateSelection, title: "reinstalled under another library's exchange, a table added, uninstalled, a row selected",
+            failure: "A delegate wrapper left as a pass-through that still records once its installation is gone.",
+            steps: [.install, .otherLibraryHooks(.exchange), .uninstall, .install, .addTable(rows: 4, delegate: .listScreen), .uninstall, .select(table: 0, row: 0)]),
     ]
 
     /// The kept sessions as scenarios.

@@ -48,6 +48,12 @@ struct ExploreCommand {
         return nil
     }
 
+    /// The static member that names `point` in Swift: `delegate-selection` → `delegateSelection`.
+    static func memberName(of point: InterceptionPoint) -> String {
+        let words = point.name.split(separator: "-")
+        return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
+    }
+
     func run() throws -> Int32 {
         let subjects = self.subjects
         let names = subjects.map(\.name)
@@ -66,7 +72,12 @@ struct ExploreCommand {
         let report = ExplorationReport(
             seed: seed, sessions: sessions,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, results: results)
-        for counterexample in report.counterexamples.prefix(mutants ? 0 : 20) { print("\n" + counterexample.report) }
+        for counterexample in report.counterexamples.prefix(mutants ? 0 : 20) {
+            print("\n" + counterexample.report)
+            let point = subjects.first { $0.name == counterexample.subject }?.point
+            print("\nTo keep it in the catalog, add to ExplorationRegressions.sessions:\n"
+                  + counterexample.regressionSource(id: "EXP-\(ExplorationRegressions.sessions.count + 1)", point: point.map(Self.memberName) ?? ""))
+        }
         print("\n" + report.summary)
         if mutants {
             let equivalent = results.filter(\.isEquivalentMutant)
