@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The parent (``run(subjects:sessions:seed:workers:batchSize:deadline:arguments:progress:)``)
 /// starts children with the arguments its caller gives (a hidden subcommand of the
-/// tool); a child calls ``runChild(_:host:seed:sessions:)``, which announces each
+/// tool); a child calls ``runChild(_:host:seed:sessions:fires:)``, which announces each
 /// session before it runs and prints each counterexample as JSON.
 public enum IsolatedExploration {
     /// What the parent learns from one batch.

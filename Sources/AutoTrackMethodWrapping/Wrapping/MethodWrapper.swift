@@ -189,11 +189,15 @@ public enum MethodWrapper {
     /// the same group name returns the same handle (re-enabling it if it had become a
     /// pass-through); uninstalling it removes every member, in reverse order.
     ///
-    /// - Parameter context: the context the installation reports to. A second install
-    ///   for another context while the first is in the chain (installed, or left as a
-    ///   pass-through) throws
-    ///   `HookError.installedForAnotherContext(hookName:)` rather than hand back an
-    ///   installation whose interactions the caller would never receive.
+    /// - Parameters:
+    ///   - name: the group's name; installs of the same name are one installation.
+    ///   - runtime: the runtime backend.
+    ///   - context: the context the installation reports to. A second install for
+    ///     another context while the first is in the chain (installed, or left as a
+    ///     pass-through) throws `HookError.installedForAnotherContext(hookName:)` rather
+    ///     than hand back an installation whose interactions the caller would never
+    ///     receive.
+    ///   - install: installs the members, on a first install or a re-enable.
     public static func installGroup<Runtime: RuntimeOperations>(
         name: String, runtime: Runtime, context: InteractionContext? = nil, install: () throws(HookError) -> [HookHandle]
     ) throws(HookError) -> HookHandle {
