@@ -34,6 +34,8 @@ struct CommandLineTests {
         (["inspect"], "'inspect' needs --out DIR"),
         (["collector", "--port", "0"], "'--port': needs a port number (1-65535)"),
         (["oracle-worker", "--programs", "x", "--seed", "1"], "'--programs': needs a positive number of programs"),
+        (["conformance", "--explore", "3", "--scenario", "GEN-01"], "'--explore' runs generated sessions, not catalog scenarios"),
+        (["conformance", "--explore", "0"], "'--explore': needs a positive number of sessions"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         // Standard output is not read: a usage mistake says nothing there.

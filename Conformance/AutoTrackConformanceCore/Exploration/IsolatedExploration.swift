@@ -77,6 +77,10 @@ public enum IsolatedExploration {
                 if line.hasPrefix("session "), let announced = UInt64(line.dropFirst(8)) {
                     current = announced
                     batch.sessions += 1
+                } else if line.hasPrefix("error ") {
+                    batch.errors.append(String(line.dropFirst(6)))
+                } else if line.hasPrefix("failed ") {
+                    batch.failing += 1
                 } else if line.hasPrefix("counterexample "),
                           let counterexample = try? decoder.decode(Counterexample<ReferenceHostStep>.self, from: Data(line.dropFirst(15).utf8)) {
                     batch.counterexamples.append(counterexample)
@@ -84,7 +88,6 @@ public enum IsolatedExploration {
                     let summary = line.dropFirst(5).split(separator: " ")
                     guard summary.count >= 2 else { return }
                     batch.steps = Int(summary[0]) ?? 0
-                    batch.failing = Int(summary[1]) ?? 0
                     if summary.count == 3 { batch.fires = Int(summary[2]) }
                 }
             }
@@ -110,9 +113,11 @@ public enum IsolatedExploration {
     }
 
     /// The child's side: runs `sessions` sessions of `subject` from `seed`, printing
-    /// `session <seed>` before each, `counterexample <json>` for each kept failure, and
-    /// `done <steps> <failing sessions>` at the end — then, for an operator mutant,
-    /// how often its defect fired (`fires`).
+    /// `session <seed>` before each, `failed <seed>` for each failing one, `error …` for
+    /// one that could not run, and
+    /// `counterexample <json>` for each kept failure (a batch cut short by a crash still
+    /// counts what it found), and `done <steps> <failing sessions>` at the end — then,
+    /// for an operator mutant, how often its defect fired (`fires`).
     public static func runChild(
         _ subject: ConformanceSubject, host: ReferenceHostExploration = ReferenceHostExploration(), seed: UInt64, sessions: Int,
         fires: (() -> Int)? = nil
@@ -128,14 +133,17 @@ public enum IsolatedExploration {
             say("session \(sessionSeed)")
             let session = explorer.session(seed: sessionSeed)
             steps += session.count
-            guard let difference = try? explorer.firstDifference(session, subject: subject) else { continue }
-            failing += 1
-            guard kept < explorer.counterexamplesKept,
-                  let counterexample = try? explorer.counterexample(session, seed: sessionSeed, subject: subject, difference: difference),
-                  let json = try? encoder.encode(counterexample)
-            else { continue }
-            kept += 1
-            say("counterexample " + String(decoding: json, as: UTF8.self))
+            do {
+                guard let difference = try explorer.firstDifference(session, subject: subject) else { continue }
+                failing += 1
+                say("failed \(sessionSeed)")
+                guard kept < explorer.counterexamplesKept else { continue }
+                let json = try encoder.encode(try explorer.counterexample(session, seed: sessionSeed, subject: subject, difference: difference))
+                kept += 1
+                say("counterexample " + String(decoding: json, as: UTF8.self))
+            } catch {
+                say("error seed \(sessionSeed): \(error)".replacingOccurrences(of: "\n", with: " "))
+            }
         }
         say("done \(steps) \(failing)" + (fires.map { " \($0())" } ?? ""))
     }

@@ -97,7 +97,7 @@ public enum DelegateInterposition {
         let setters = SetterInstallations.of(runtime)
         for list in WeakRegistry<ListViewObject>.named(seenListsKey, in: runtime).live {
             guard let delegate = list.delegate,
-                  let installation = setters.installation(name: name, className: list.role == .table ? "UITableView" : "UICollectionView")
+                  let installation = setters.installation(name: name, for: list)
             else { continue }
             // A proxy of ours stands for the app's delegate.
             let appDelegate = (try? runtime.send(delegate, "autotrack_proxiedDelegate"))?.object ?? delegate
@@ -114,9 +114,8 @@ public enum DelegateInterposition {
     /// list's class.
     public static func setDelegateBelowHooks(of list: ListViewObject, to delegate: RuntimeObject?, name: String) {
         let runtime = list.host.runtime
-        let className = list.role == .table ? "UITableView" : "UICollectionView"
         let arguments = MessageArguments(.object(delegate))
-        if let installation = SetterInstallations.of(runtime).installation(name: name, className: className) {
+        if let installation = SetterInstallations.of(runtime).installation(name: name, for: list) {
             _ = try? installation.original.body(Message(receiver: list, selector: "setDelegate:", arguments: arguments, runtime: runtime))
         } else {
             _ = try? runtime.send(list, "setDelegate:", arguments)
@@ -144,8 +143,10 @@ public enum DelegateInterposition {
             installations.withLock { $0["\(name)|\(className)"] = installation }
         }
 
-        func installation(name: String, className: String) -> SetterInstallation? {
-            installations.withLock { $0["\(name)|\(className)"] }
+        /// The installation of hook `name` whose wrapper `list`'s class runs.
+        func installation(name: String, for list: ListViewObject) -> SetterInstallation? {
+            let className = list.role == .table ? "UITableView" : "UICollectionView"
+            return installations.withLock { $0["\(name)|\(className)"] }
         }
     }
 }

@@ -1,3 +1,4 @@
+/// AutoTrackEvents: `SplitMix64` appears in this file's public API.
 public import AutoTrackEvents
 import AutoTrackInterception
 import AutoTrackRuntime
