@@ -29,6 +29,7 @@ struct ReferenceHostGenerator {
     private var otherLibraryStyles: Set<ReferenceHostStep.OtherLibraryStyle> = []
     private var screensAbove = 0            // pushed above the list screen
     private var settingsPushed = false
+    private var modalPresented = false
     private var alertPrepared = false
     private var inBackground = false
 
@@ -74,7 +75,7 @@ struct ReferenceHostGenerator {
             inBackground = false
             return .foreground
         }
-        let onList = screensAbove == 0
+        let onList = screensAbove == 0 && !modalPresented
         switch Self.pick(categoryWeights, using: &random) {
         case 0: return build(using: &random)
         case 1: return userAction(onList: onList, using: &random)
@@ -158,7 +159,14 @@ struct ReferenceHostGenerator {
         case 2:
             guard onList, gestureViews > 0 else { return nil }
             let view = Int.random(in: 0..<gestureViews, using: &random)
-            return Int.random(in: 0..<3, using: &random) == 0 ? .pan(view: view) : .longPress(view: view, changes: Int.random(in: 0...3, using: &random))
+            let changes = Int.random(in: 0...3, using: &random)
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return .pan(view: view)
+            case 1:
+                let interruptions: [ReferenceHostStep.Interruption] = [.install, .uninstall, .trackingOff, .trackingOn]
+                return .longPressAround(view: view, changes: changes, interruptions.randomElement(using: &random)!)
+            default: return .longPress(view: view, changes: changes)
+            }
         case 3:
             guard onList, let table = tableRows.indices.randomElement(using: &random) else { return nil }
             return .select(table: table, row: Int.random(in: 0..<tableRows[table], using: &random))
@@ -175,6 +183,14 @@ struct ReferenceHostGenerator {
                 return .answerAlert(action: Int.random(in: 0...1, using: &random))
             }
         case 5:
+            if modalPresented {
+                modalPresented = false
+                return .dismissModal
+            }
+            if definedScreens > 0, Int.random(in: 0..<4, using: &random) == 0 {
+                modalPresented = true
+                return .presentDefinedScreen(Int.random(in: 0..<definedScreens, using: &random))
+            }
             if screensAbove > 0, screensAbove == 3 || Bool.random(using: &random) {
                 screensAbove -= 1
                 if screensAbove == 0 { settingsPushed = false }
@@ -195,7 +211,13 @@ struct ReferenceHostGenerator {
     }
 
     private mutating func mutation(using random: inout SplitMix64) -> ReferenceHostStep? {
-        switch Int.random(in: 0..<6, using: &random) {
+        switch Int.random(in: 0..<8, using: &random) {
+        case 6:
+            guard let button = aliveButtons.randomElement(using: &random) else { return nil }
+            return .unmarkIgnored(button: button)
+        case 7:
+            guard let table = tableRows.indices.randomElement(using: &random) else { return nil }
+            return .relabelRows(table: table, prefix: ["Item", "Row", "Deal"].randomElement(using: &random)!)
         case 0:
             guard let button = aliveButtons.randomElement(using: &random) else { return nil }
             return .rename(button: button, title: Self.titles.randomElement(using: &random)! + "!")
@@ -221,7 +243,7 @@ struct ReferenceHostGenerator {
     }
 
     private func delegate(using random: inout SplitMix64) -> ReferenceHostStep.DelegateChoice {
-        var choices: [ReferenceHostStep.DelegateChoice] = [.plain, .plain, .subclass, .subclass, .listScreen, .none, .bare]
+        var choices: [ReferenceHostStep.DelegateChoice] = [.plain, .plain, .subclass, .subclass, .listScreen, .none, .bare, .raising, .deep]
         if definedClasses > 0 { choices.append(.defined(Int.random(in: 0..<definedClasses, using: &random))) }
         return choices.randomElement(using: &random)!
     }

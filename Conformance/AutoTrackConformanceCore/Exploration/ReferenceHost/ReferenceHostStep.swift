@@ -39,6 +39,10 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     case longPress(view: Int, changes: Int)
     /// A pan on gesture view `view`: began, changed, ended.
     case pan(view: Int)
+    /// A long press on gesture view `view` during which, right after it began, the SDK
+    /// is changed (`interruption`): a hook installed, removed or switched in the middle
+    /// of one user action.
+    case longPressAround(view: Int, changes: Int, Interruption)
     /// A tap on row `row` of table `table`.
     case select(table: Int, row: Int)
     /// The sample alert presented on the list screen, and its action `action` tapped
@@ -55,6 +59,11 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     case pushDefinedScreen(Int)
     /// The top screen popped, when there is one above the list screen.
     case pop
+    /// A new instance of the `index`-th screen class the session defined, presented
+    /// modally over the top screen.
+    case presentDefinedScreen(Int)
+    /// The modally presented screen dismissed.
+    case dismissModal
     /// The app moved to the background.
     case background
     /// The app back in the foreground.
@@ -82,6 +91,11 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     case reload(table: Int)
     /// Button `button` marked ignored by the app (`isIgnoredByAutoTrack`).
     case markIgnored(button: Int)
+    /// Button `button` no longer ignored: an ignore rule changed at run time.
+    case unmarkIgnored(button: Int)
+    /// Table `table`'s rows labelled `<prefix> <row>` from now on, and the table
+    /// reloaded: the same cells, reused, show other content.
+    case relabelRows(table: Int, prefix: String)
 
     // MARK: Other libraries
 
@@ -114,6 +128,18 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
         case replace
     }
 
+    /// What changes in the middle of a long press.
+    public enum Interruption: String, Hashable, Sendable, Codable {
+        /// The subject installed (again).
+        case install
+        /// The subject uninstalled.
+        case uninstall
+        /// Tracking switched off.
+        case trackingOff
+        /// Tracking switched on.
+        case trackingOn
+    }
+
     /// The kind of recognizer a gesture view gets.
     public enum GestureChoice: String, Hashable, Sendable, Codable {
         /// A `UITapGestureRecognizer` → `bannerTapped:`.
@@ -138,6 +164,11 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
         case defined(Int)
         /// A new `NSObject`: implements no selection method.
         case bare
+        /// A new `RaisingTableDelegate`, whose selection raises an exception the app sees.
+        case raising
+        /// A new `DeepTableDelegate`: an override two levels below `MyTableDelegate`,
+        /// calling `super` through `MySubTableDelegate`.
+        case deep
 
         /// How a program line names it.
         public var description: String {
@@ -148,6 +179,8 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
             case .listScreen: "the list screen"
             case .defined(let index): "a new DefinedDelegate\(index)"
             case .bare: "a new NSObject"
+            case .raising: "a new RaisingTableDelegate"
+            case .deep: "a new DeepTableDelegate"
             }
         }
     }
@@ -172,6 +205,12 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
         case .tapGesture(let view): return "tap gesture view \(view)"
         case .longPress(let view, let changes): return "long-press gesture view \(view) (\(changes) changes)"
         case .pan(let view): return "pan on gesture view \(view)"
+        case .longPressAround(let view, let changes, let interruption):
+            return "long-press gesture view \(view) (\(changes) changes), the SDK changed after it began: \(interruption.rawValue)"
+        case .presentDefinedScreen(let index): return "present a new DefinedScreen\(index) modally"
+        case .dismissModal: return "dismiss the modal screen"
+        case .unmarkIgnored(let button): return "mark button \(button) no longer ignored"
+        case .relabelRows(let table, let prefix): return "label table \(table)'s rows \"\(prefix) <row>\" and reload it"
         case .select(let table, let row): return "select row \(row) of table \(table)"
         case .answerAlert(let action): return "present the alert and tap " + Self.actionTitle(action)
         case .prepareAlert: return "make the alert, to answer later"
@@ -213,6 +252,12 @@ extension ReferenceHostStep {
         case .tapGesture(let view): return ".tapGesture(view: \(view))"
         case .longPress(let view, let changes): return ".longPress(view: \(view), changes: \(changes))"
         case .pan(let view): return ".pan(view: \(view))"
+        case .longPressAround(let view, let changes, let interruption):
+            return ".longPressAround(view: \(view), changes: \(changes), .\(interruption.rawValue))"
+        case .presentDefinedScreen(let index): return ".presentDefinedScreen(\(index))"
+        case .dismissModal: return ".dismissModal"
+        case .unmarkIgnored(let button): return ".unmarkIgnored(button: \(button))"
+        case .relabelRows(let table, let prefix): return ".relabelRows(table: \(table), prefix: \(Self.quoted(prefix)))"
         case .select(let table, let row): return ".select(table: \(table), row: \(row))"
         case .answerAlert(let action): return ".answerAlert(action: \(action))"
         case .prepareAlert: return ".prepareAlert"
@@ -261,6 +306,8 @@ extension ReferenceHostStep.DelegateChoice {
         case .listScreen: return ".listScreen"
         case .defined(let index): return ".defined(\(index))"
         case .bare: return ".bare"
+        case .raising: return ".raising"
+        case .deep: return ".deep"
         }
     }
 }

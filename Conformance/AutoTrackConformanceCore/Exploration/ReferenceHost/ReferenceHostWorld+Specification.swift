@@ -19,6 +19,7 @@ import AutoTrackSampleApp
 extension ReferenceHostWorld {
     /// What `step` must record, and the original each interaction comes before.
     func expectations(for step: ReferenceHostStep) -> (expected: [ExpectedInteraction], originals: [AppLogEntry]) {
+        if case .longPressAround(let index, _, let interruption) = step { return longPressExpectations(view: index, interruption: interruption) }
         guard let subject, trackingIsActive else { return ([], []) }
         var expected: [ExpectedInteraction] = []
         var originals: [AppLogEntry] = []
@@ -49,6 +50,36 @@ extension ReferenceHostWorld {
             expect(.screenView, Self.screenViewSummary(visible.typeName), exact: true, before: nil)
         default:
             break
+        }
+        return (expected, originals)
+    }
+
+    /// A long press during which the SDK changes: one click when the subject records
+    /// before and after the change, none when it records at neither, and at most one
+    /// when the change turns recording on or off mid-press (a hook may record a press
+    /// when it begins or when it ends).
+    func longPressExpectations(view index: Int, interruption: ReferenceHostStep.Interruption) -> ([ExpectedInteraction], [AppLogEntry]) {
+        guard let subject, subject.point == .gesture, gestureViews.indices.contains(index), screensAbove == 0 else { return ([], []) }
+        let installedAfter = switch interruption {
+        case .install: true
+        case .uninstall: false
+        case .trackingOff, .trackingOn: isInstalled
+        }
+        let enabledAfter = switch interruption {
+        case .trackingOff: false
+        case .trackingOn: true
+        case .install, .uninstall: context.isEnabled
+        }
+        let before = trackingIsActive
+        let after = installedAfter && enabledAfter
+        guard before || after else { return ([], []) }
+        let view = gestureViews[index]
+        var expected: [ExpectedInteraction] = []
+        var originals: [AppLogEntry] = []
+        for recognizer in view.gestureRecognizers where recognizer.kind == .longPress && !recognizer.targets.isEmpty {
+            let exact = before && after && (wiredWhileInstalled[ObjectIdentifier(recognizer)] ?? false)
+            expected.append(ExpectedInteraction(snapshot(of: view, at: .gesture), count: exact ? .exactlyOnce : .atMostOnce))
+            if exact { originals.append(.bannerPress(.began)) }
         }
         return (expected, originals)
     }

@@ -32,6 +32,8 @@ public final class ReferenceHostWorld {
     var definedScreens: [String] = []
     /// The screens pushed above the list screen, bottom first.
     var stack: [ViewControllerObject] = []
+    /// The screen presented modally over the top one.
+    var presented: ViewControllerObject?
     /// What a step can only say once it is under way (an alert's action is on screen
     /// only once the alert is presented).
     var lateExpectations: [ExpectedInteraction] = []
@@ -41,7 +43,8 @@ public final class ReferenceHostWorld {
     var keptAlive: [AnyObject] = []
     /// Objects the app let go of, to see whether something still holds them.
     var released: [(name: String, object: WeakReference)] = []
-    var screensAbove: Int { stack.count }
+    /// Screens covering the list screen, pushed or presented.
+    var screensAbove: Int { stack.count + (presented == nil ? 0 : 1) }
 
     struct Button {
         let control: ControlObject
@@ -57,6 +60,13 @@ public final class ReferenceHostWorld {
         var implementsSelection: Bool
         var original: (@Sendable (Int) -> AppLogEntry)?
         var wiredWhileInstalled: Bool
+        /// What its rows are labelled with.
+        let labels: RowLabels
+    }
+
+    /// The label of a table's rows, `<prefix> <row>`, read whenever a cell is configured.
+    final class RowLabels {
+        var prefix = "Row"
     }
 
     final class WeakReference {
@@ -82,26 +92,9 @@ public final class ReferenceHostWorld {
         log.clear()
     }
 
-    /// The app's own classes the session uses: a target whose action raises, and one
-    /// whose action sends another button's actions from code.
-    private func defineAppClasses() throws {
-        let log = app.log
-        try host.defineClass("ThrowingTarget", superclass: "NSObject", methods: [
-            ("failTapped:", "v@:@", Implementation("-[ThrowingTarget failTapped:]") { message throws(RuntimeError) in
-                log.record(.failTapped, selector: "failTapped:", receiver: message.receiver, arguments: Array(message.arguments))
-                throw .exception(name: "AppError", reason: "the payment failed")
-            }),
-        ])
-        try host.defineClass("NestingTarget", superclass: "NSObject", methods: [
-            ("nestTapped:", "v@:@", Implementation("-[NestingTarget nestTapped:]") { message throws(RuntimeError) in
-                log.record(.nestTapped, selector: "nestTapped:", receiver: message.receiver, arguments: Array(message.arguments))
-                let inner = message.runtime.associatedObject(for: Self.innerKey, on: message.receiver) as? RuntimeObject
-                try message.runtime.call(inner, "sendActionsForControlEvents:", ControlEvents.touchUpInside.rawValue)
-                return .void
-            }),
-        ])
-    }
-
+    /// The app's own classes the session uses: a target whose action raises, one whose
+    /// action sends another button's actions from code, a table delegate whose
+    /// selection raises, and one that overrides two levels down.
     static let innerKey = AssociationKey("exploration.inner")
 
     // MARK: Performing
@@ -170,15 +163,16 @@ public final class ReferenceHostWorld {
             wiredWhileInstalled[ObjectIdentifier(recognizer)] = isInstalled
             gestureViews.append(view)
         case .addTable(let rows, let choice):
+            let labels = RowLabels()
             let list = try host.makeList("UITableView", content: ListContent(rowsPerSection: [rows], cellClass: { _ in "MyTableViewCell" }) {
                 cell, indexPath in
                 let content: ViewObject = cell.contentView
                 if content.subviews.isEmpty, let label = try? cell.host.makeLabel("") { content.addSubview(label) }
-                content.subviews[0].text = "Row \(indexPath.row)"
+                content.subviews[0].text = "\(labels.prefix) \(indexPath.row)"
             })
             list.frame = Rect(x: 0, y: 650 + Double(tables.count) * 10, width: 390, height: 300)
             app.listScreen.view.addSubview(list)
-            tables.append(Table(list: list, delegate: nil, implementsSelection: false, original: nil, wiredWhileInstalled: isInstalled))
+            tables.append(Table(list: list, delegate: nil, implementsSelection: false, original: nil, wiredWhileInstalled: isInstalled, labels: labels))
             try setDelegate(of: tables.count - 1, to: choice)
             list.reloadData()
         case .defineDelegateSubclass(let callsSuper):
@@ -202,6 +196,20 @@ public final class ReferenceHostWorld {
         case .longPress(let index, let changes):
             guard gestureViews.indices.contains(index) else { return }
             try host.driver.longPress(gestureViews[index], changes: changes)
+        case .longPressAround(let index, let changes, let interruption):
+            guard gestureViews.indices.contains(index) else { return }
+            var interrupted = false
+            for recognizer in gestureViews[index].gestureRecognizers where recognizer.kind == .longPress {
+                try runtime.call(recognizer, "_setState:", GestureState.began.rawValue)
+                if !interrupted {
+                    interrupted = true
+                    try interrupt(interruption)
+                }
+                for _ in 0..<changes { try runtime.call(recognizer, "_setState:", GestureState.changed.rawValue) }
+                try runtime.call(recognizer, "_setState:", GestureState.ended.rawValue)
+                try runtime.call(recognizer, "_setState:", GestureState.possible.rawValue)
+            }
+            if !interrupted { try interrupt(interruption) }
         case .pan(let index):
             guard gestureViews.indices.contains(index) else { return }
             for recognizer in gestureViews[index].gestureRecognizers where recognizer.kind == .pan {
@@ -225,19 +233,29 @@ public final class ReferenceHostWorld {
             context = InteractionContext(sink: sink, pathStyle: style)
             specification = InteractionContext(sink: InMemoryInteractionSink(), pathStyle: style)
         case .pushSettings:
-            guard !stack.contains(where: { $0 === app.settingsScreen }) else { return }
+            guard presented == nil, !stack.contains(where: { $0 === app.settingsScreen }) else { return }
             try host.driver.push(app.settingsScreen, on: app.navigation)
             stack.append(app.settingsScreen)
         case .pushDefinedScreen(let index):
-            guard definedScreens.indices.contains(index) else { return }
+            guard presented == nil, definedScreens.indices.contains(index) else { return }
             let screen = try host.makeController(definedScreens[index], title: "Defined \(index)")
             try host.driver.push(screen, on: app.navigation)
             stack.append(screen)
         case .pop:
-            guard !stack.isEmpty else { return }
+            guard presented == nil, !stack.isEmpty else { return }
             try host.driver.pop(app.navigation)
             let popped = stack.removeLast()
             if popped !== app.settingsScreen { released.append(("pushed \(popped.typeName)", WeakReference(popped))) }
+        case .presentDefinedScreen(let index):
+            guard presented == nil, definedScreens.indices.contains(index) else { return }
+            let screen = try host.makeController(definedScreens[index], title: "Modal \(index)")
+            try host.driver.present(screen, from: stack.last ?? app.listScreen)
+            presented = screen
+        case .dismissModal:
+            guard let screen = presented else { return }
+            try host.driver.dismiss(screen)
+            presented = nil
+            released.append(("presented \(screen.typeName)", WeakReference(screen)))
         case .background:
             host.driver.background()
         case .foreground:
@@ -271,6 +289,12 @@ public final class ReferenceHostWorld {
             tables[table].list.reloadData()
         case .markIgnored(let index):
             button(index)?.control.isIgnoredByAutoTrack = true
+        case .unmarkIgnored(let index):
+            button(index)?.control.isIgnoredByAutoTrack = false
+        case .relabelRows(let table, let prefix):
+            guard tables.indices.contains(table) else { return }
+            tables[table].labels.prefix = prefix
+            tables[table].list.reloadData()
         case .install:
             guard let subject else { return }
             handles.append(try subject.install(on: host, context: context))
@@ -286,6 +310,16 @@ public final class ReferenceHostWorld {
     }
 
     func button(_ index: Int) -> Button? { buttons.indices.contains(index) ? buttons[index] : nil }
+
+    /// Changes the SDK in the middle of a user action.
+    private func interrupt(_ interruption: ReferenceHostStep.Interruption) throws {
+        switch interruption {
+        case .install: try run(.install)
+        case .uninstall: try run(.uninstall)
+        case .trackingOff: try run(.setTracking(false))
+        case .trackingOn: try run(.setTracking(true))
+        }
+    }
 
     /// Presents `alert` on the list screen and taps its action `action` (0 Cancel, 1 OK).
     private func answer(_ alert: ViewControllerObject, action: Int, wiredWhileInstalled: Bool) throws {
@@ -306,68 +340,6 @@ public final class ReferenceHostWorld {
         (HookedMethod("UIAlertAction", "actionWithTitle:style:handler:", isClassMethod: true), true),
         (HookedMethod("UITableView", "setDelegate:"), false),
     ]
-
-    private func makeButton(_ title: String) throws -> ControlObject {
-        let frame = Rect(x: 10 + Double(buttons.count % 3) * 120, y: 480 + Double(buttons.count / 3) * 44, width: 110, height: 40)
-        let button = try host.makeControl("UIButton", title: title, frame: frame)
-        app.listScreen.view.addSubview(button)
-        return button
-    }
-
-    private func setDelegate(of index: Int, to choice: ReferenceHostStep.DelegateChoice) throws {
-        var table = tables[index]
-        let (delegate, original): (RuntimeObject?, (@Sendable (Int) -> AppLogEntry)?) = switch choice {
-        case .none: (nil, nil)
-        case .plain: (try runtime.allocate(try host.lookUpClass("MyTableDelegate")), { .delegateSelect(IndexPath(row: $0, section: 0)) })
-        case .subclass: (try runtime.allocate(try host.lookUpClass("MySubTableDelegate")), { .subclassSelect(IndexPath(row: $0, section: 0)) })
-        case .listScreen: (app.listScreen, { .listSelect(IndexPath(row: $0, section: 0)) })
-        case .defined(let number):
-            definedClasses.indices.contains(number)
-                ? (try runtime.allocate(definedClasses[number]), { AppLogEntry(.definedSelect, detail: "\(number) \($0)") }) : (nil, nil)
-        case .bare: (try runtime.allocate(try host.lookUpClass("NSObject")), nil)
-        }
-        if let delegate { keptAlive.append(delegate) }
-        if let previous = table.delegate, previous !== app.listScreen {
-            released.append(("table \(index)'s delegate before", WeakReference(previous)))
-            keptAlive.removeAll { $0 === previous }
-        }
-        table.delegate = delegate
-        table.implementsSelection = original != nil
-        table.original = original
-        table.wiredWhileInstalled = isInstalled
-        tables[index] = table
-        table.list.setDelegate(delegate)
-    }
-
-    private func defineScreen(callsSuper: Bool) throws {
-        let name = "DefinedScreen\(definedScreens.count)"
-        let parent = try host.lookUpClass("UIViewController")
-        let log = self.log
-        let cls = try runtime.allocateClassPair(superclass: parent, name: name)
-        runtime.addMethod(to: cls, "viewDidAppear:", .procedure("-[\(name) viewDidAppear:]") { (message: Message, animated: Bool) throws(RuntimeError) in
-            log.record(.viewDidAppear(name), selector: "viewDidAppear:", receiver: message.receiver, arguments: [.bool(animated)])
-            if callsSuper { try message.runtime.sendSuper(message.receiver, from: cls, "viewDidAppear:", [.bool(animated)]) }
-        }, types: "v@:c")
-        try runtime.registerClassPair(cls)
-        definedScreens.append(name)
-    }
-
-    private func defineDelegateSubclass(callsSuper: Bool) throws {
-        let number = definedClasses.count
-        let parent = try host.lookUpClass("MyTableDelegate")
-        let log = self.log
-        let cls = try runtime.allocateClassPair(superclass: parent, name: "DefinedDelegate\(number)")
-        runtime.addMethod(to: cls, ListSelectors.tableDidSelect, .procedure("-[DefinedDelegate\(number) tableView:didSelectRowAtIndexPath:]") {
-            (message: Message, table: RuntimeObject?, indexPath: IndexPath) throws(RuntimeError) in
-            log.record(AppLogEntry(.definedSelect, detail: "\(number) \(indexPath.row)"), selector: ListSelectors.tableDidSelect.name,
-                       receiver: message.receiver, arguments: [.object(table), .value(indexPath)])
-            if callsSuper {
-                try message.runtime.sendSuper(message.receiver, from: cls, ListSelectors.tableDidSelect, [.object(table), .value(indexPath)])
-            }
-        }, types: "v@:@@")
-        try runtime.registerClassPair(cls)
-        definedClasses.append(cls)
-    }
 }
 
 extension AppLogEntry.Kind {
@@ -376,6 +348,10 @@ extension AppLogEntry.Kind {
     /// A delegate class a session defined ran its selection (its detail: the class and
     /// the row).
     static let definedSelect = Self("defined select")
+    /// `RaisingTableDelegate` ran its selection, then raised (its detail: the row).
+    static let raisingSelect = Self("raising select")
+    /// `DeepTableDelegate` ran its override, before calling super (its detail: the row).
+    static let deepSelect = Self("deep select")
 }
 
 extension AppLogEntry {
