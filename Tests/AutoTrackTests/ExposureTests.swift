@@ -10,6 +10,8 @@ import Testing
 /// monitor over an element tree feeding a tracker.
 @Suite struct ExposureTests {
     static func time(_ milliseconds: Int64) -> Timestamp { Timestamp(millisecondsSince1970: 1_000_000 + milliseconds) }
+    /// The monotonic instant `milliseconds` after the timelines' start.
+    static func instant(_ milliseconds: Int64) -> MonotonicInstant { MonotonicInstant(sinceOrigin: .seconds(1000) + .milliseconds(milliseconds)) }
 
     // MARK: Options
 
@@ -29,7 +31,7 @@ import Testing
     /// Feeds `timeline` observations (visible ratio, milliseconds) and returns, for
     /// each, whether the exposure was due.
     static func run(_ timeline: inout ExposureTimeline, _ steps: [(Double, Int64)]) -> [Bool] {
-        steps.map { ratio, milliseconds in timeline.observe(visibleRatio: ratio, at: time(milliseconds)) }
+        steps.map { ratio, milliseconds in timeline.observe(visibleRatio: ratio, at: instant(milliseconds)) }
     }
 
     @Test("visible for the minimum duration: exactly one exposure, at the deadline")
@@ -37,7 +39,7 @@ import Testing
         var timeline = ExposureTimeline(options: try ExposureOptions(minimumVisibleRatio: 0.5, minimumDuration: .seconds(1)))
         let first = Self.run(&timeline, [(0.6, 0)])
         #expect(first == [false])
-        #expect(timeline.deadline == Self.time(1000))
+        #expect(timeline.deadline == Self.instant(1000))
         let rest = Self.run(&timeline, [(0.6, 999), (0.6, 1000)])
         #expect(rest == [false, true])
         #expect(timeline.deadline == nil)
@@ -74,11 +76,11 @@ import Testing
         #expect(Self.run(&any, [(0, 0), (0.001, 1)]) == [false, true])
     }
 
-    @Test("a clock that goes backwards restarts the wait from the earlier time")
+    @Test("an observation before the wait's start restarts the wait from the earlier instant")
     func clockBackwards() throws {
         var timeline = ExposureTimeline(options: try ExposureOptions(minimumDuration: .seconds(1)))
         #expect(Self.run(&timeline, [(1, 5000), (1, 0)]) == [false, false])
-        #expect(timeline.deadline == Self.time(1000))
+        #expect(timeline.deadline == Self.instant(1000))
         #expect(Self.run(&timeline, [(1, 1000)]) == [true])
     }
 

@@ -22,3 +22,16 @@ func makeCollectingTracker(
     let memory = try InMemoryTracker(storeDirectory: directory, clock: clock, configure: configure)
     return (memory.tracker, memory)
 }
+
+/// Waits until `condition` holds, checking every few milliseconds, for at most `limit`
+/// — a bound far beyond any delay the condition needs, so a loaded machine only makes
+/// the wait longer, never the test fail; returns whether it held.
+func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while !condition() {
+        guard clock.now < deadline else { return false }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+    return true
+}

@@ -25,14 +25,14 @@ struct TrackerTests {
         tracker.shutdown()
     }
 
-    @Test("events tracked after shutdown are counted as store failures")
+    @Test("an event tracked after shutdown is refused with a typed error and counted as a store failure")
     func afterShutdown() throws {
         let directory = temporaryDirectory("after-shutdown")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (tracker, _) = try makeCollectingTracker(directory)
         try tracker.track("before")
         tracker.shutdown()
-        try tracker.track("after")
+        #expect(throws: TrackingError.shutDown) { try tracker.track("after") }
         tracker.waitUntilQueued()
         #expect(tracker.diagnostics.queued == 1)
         #expect(tracker.diagnostics.storeFailures == 1)
@@ -43,9 +43,9 @@ struct TrackerTests {
         let directory = temporaryDirectory("validation")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (tracker, _) = try makeCollectingTracker(directory)
-        #expect(throws: ValidationError.invalidEventName("bad name", .invalidCharacter(" ", offset: 3))) { try tracker.track("bad name") }
-        #expect(throws: ValidationError.invalidPropertyKey("time", .reserved(matched: "time"))) { try tracker.track("ok", properties: ["time": 1]) }
-        #expect(throws: ValidationError.nonFiniteNumber(key: "price", .nan)) { try tracker.track("ok", properties: ["price": .number(.nan)]) }
+        #expect(throws: TrackingError.invalid(.invalidEventName("bad name", .invalidCharacter(" ", offset: 3)))) { try tracker.track("bad name") }
+        #expect(throws: TrackingError.invalid(.invalidPropertyKey("time", .reserved(matched: "time")))) { try tracker.track("ok", properties: ["time": 1]) }
+        #expect(throws: TrackingError.invalid(.nonFiniteNumber(key: "price", .nan))) { try tracker.track("ok", properties: ["price": .number(.nan)]) }
         tracker.waitUntilQueued()
         #expect(tracker.diagnostics.queued == 0)
     }
@@ -127,7 +127,7 @@ struct TrackerTests {
         canvas.customProperties = ["chart": "weekly"]
         canvas.isIgnoredByAutoTrack = true
         try tracker.trackAppClick(element: canvas, properties: ["bar": "Monday", "chart": "daily"])
-        #expect(throws: ValidationError.self) { try tracker.trackAppClick(element: canvas, properties: ["$bad key": "x"]) }
+        #expect(throws: TrackingError.self) { try tracker.trackAppClick(element: canvas, properties: ["$bad key": "x"]) }
         tracker.waitUntilQueued()
         let events = collected.events
         let click = try #require(events.first)
@@ -152,10 +152,11 @@ struct TrackerTests {
             storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 5, interval: .milliseconds(50))))
         for _ in 0..<5 { try tracker.track("e") }
         tracker.waitUntilQueued()
-        #expect(tracker.diagnostics.delivered == 5)
+        // Sending runs on the tracker's sender thread, after the batch is stored.
+        #expect(eventually { tracker.diagnostics.delivered == 5 })
         try tracker.track("late")
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(tracker.diagnostics.delivered == 6, "the timer flushed the partial batch")
+        tracker.waitUntilQueued()
+        #expect(eventually { tracker.diagnostics.delivered == 6 }, "the timer flushed the partial batch")
         tracker.shutdown()
         let lines = try String(contentsOf: directory.appendingPathComponent("events.ndjson"), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 6)

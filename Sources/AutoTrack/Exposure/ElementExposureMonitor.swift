@@ -154,15 +154,16 @@ public final class ElementExposureMonitor: Sendable {
     public func update() -> Timestamp? {
         guard watching.load(ordering: .relaxed) > 0, let tracker else { return nil }
         let now = tracker.configuration.clock.now()
+        let monotonicNow = tracker.configuration.clock.monotonicNow()
         let defaults = tracker.autoTrackSettings.exposure
         let enabled = context.isEnabled
         var due: [(order: Int, exposure: ElementExposure)] = []
-        let deadline = state.withLock { state -> Timestamp? in
+        let deadline = state.withLock { state -> MonotonicInstant? in
             guard !state.isSuspended, enabled else {
                 state.endAppearances()
                 return nil
             }
-            var earliest: Timestamp?
+            var earliest: MonotonicInstant?
             for (key, var entry) in state.entries {
                 guard let element = entry.element.node else {
                     state.entries[key] = nil
@@ -176,10 +177,10 @@ public final class ElementExposureMonitor: Sendable {
                 }
                 var timeline = entry.timelines[position] ?? ExposureTimeline(options: options)
                 timeline.options = options
-                if timeline.observe(visibleRatio: ElementVisibility.visibleRatio(of: element), at: now) {
+                if timeline.observe(visibleRatio: ElementVisibility.visibleRatio(of: element), at: monotonicNow) {
                     due.append((entry.order, ElementExposure(
                         element: context.snapshot(of: element), screen: element.owningScreen.map(context.snapshot(of:)),
-                        properties: entry.properties, eventName: entry.eventName, time: now)))
+                        properties: entry.properties, eventName: entry.eventName, time: now, monotonic: monotonicNow)))
                 }
                 if let pending = timeline.deadline { earliest = min(earliest ?? pending, pending) }
                 entry.timelines[position] = timeline
@@ -195,7 +196,13 @@ public final class ElementExposureMonitor: Sendable {
                 tracker.receive(exposure)
             }
         }
-        return deadline
+        // The host schedules on the wall clock: the monotonic wait from now.
+        return deadline.map { deadline in
+            let wait = deadline - monotonicNow
+            let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+            let (sum, overflow) = now.millisecondsSince1970.addingReportingOverflow(max(0, milliseconds))
+            return Timestamp(millisecondsSince1970: overflow ? .max : sum)
+        }
     }
 }
 
@@ -214,4 +221,5 @@ struct ElementExposure: Sendable {
     let properties: Properties
     let eventName: EventName
     let time: Timestamp
+    let monotonic: MonotonicInstant
 }

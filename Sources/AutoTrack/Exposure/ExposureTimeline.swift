@@ -1,17 +1,19 @@
-/// AutoTrackEvents: `Timestamp` appears in this file's public API.
+/// AutoTrackEvents: `MonotonicInstant` appears in this file's public API.
 public import AutoTrackEvents
 
 /// The exposure rule for one watched element, as a state machine over visibility
 /// observations: hidden → visible since *t* → exposed (once *t* + the minimum
 /// duration has passed while it stayed visible enough) → hidden again when it leaves.
+/// Observations are instants on a monotonic clock: a wall clock moved while an element
+/// is visible neither exposes it early nor holds it back.
 ///
 /// ``ElementExposureMonitor`` keeps one per watched element and feeds it the visible
 /// ratio it computes; a host with its own notion of visibility can drive one directly:
 ///
 /// ```swift
 /// var timeline = ExposureTimeline(options: try ExposureOptions(minimumVisibleRatio: 0.5, minimumDuration: .seconds(1)))
-/// let start = Timestamp(millisecondsSince1970: 1_700_000_000_000)
-/// func later(_ ms: Int64) -> Timestamp { Timestamp(millisecondsSince1970: start.millisecondsSince1970 + ms) }
+/// let start = MonotonicInstant(sinceOrigin: .seconds(60))
+/// func later(_ ms: Int64) -> MonotonicInstant { start + .milliseconds(ms) }
 /// timeline.observe(visibleRatio: 0.8, at: start)       // false: visible, not long enough yet
 /// timeline.observe(visibleRatio: 0.8, at: later(1000)) // true: exposed now
 /// timeline.observe(visibleRatio: 0.8, at: later(5000)) // false: the same appearance
@@ -23,7 +25,7 @@ public struct ExposureTimeline: Hashable, Sendable {
         /// Not visible enough (or not observed yet).
         case hidden
         /// Visible enough since this time; exposed once the minimum duration has passed.
-        case visible(since: Timestamp)
+        case visible(since: MonotonicInstant)
         /// Exposed in this appearance; nothing more until it leaves.
         case exposed
     }
@@ -42,9 +44,9 @@ public struct ExposureTimeline: Hashable, Sendable {
 
     /// Takes one observation: the element's visible ratio at `time`. Returns `true`
     /// when the exposure is due now — exactly once per appearance (or once in all,
-    /// when the options do not repeat). A clock that goes backwards restarts the wait
-    /// from the earlier time.
-    public mutating func observe(visibleRatio: Double, at time: Timestamp) -> Bool {
+    /// when the options do not repeat). An instant before the one the wait started at
+    /// (observations out of order) restarts the wait from it.
+    public mutating func observe(visibleRatio: Double, at time: MonotonicInstant) -> Bool {
         guard options.isVisibleEnough(visibleRatio) else {
             phase = .hidden
             return false
@@ -71,13 +73,12 @@ public struct ExposureTimeline: Hashable, Sendable {
 
     /// When the exposure becomes due if the element stays as visible as last observed:
     /// a host observes it again then. `nil` when nothing is pending.
-    public var deadline: Timestamp? {
+    public var deadline: MonotonicInstant? {
         guard case .visible(let since) = phase else { return nil }
-        let (sum, overflow) = since.millisecondsSince1970.addingReportingOverflow(options.durationMilliseconds)
-        return Timestamp(millisecondsSince1970: overflow ? .max : sum)
+        return since + options.minimumDuration
     }
 
-    private mutating func checkDeadline(at time: Timestamp) -> Bool {
+    private mutating func checkDeadline(at time: MonotonicInstant) -> Bool {
         guard let deadline, time >= deadline else { return false }
         phase = .exposed
         exposures += 1

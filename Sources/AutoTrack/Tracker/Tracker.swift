@@ -21,8 +21,17 @@ public final class Tracker: Sendable {
     public let configuration: TrackerConfiguration
     /// The durable queue.
     public let queue: DurableQueue
-    /// The serial worker thread that builds, stores and sends.
+    /// The serial worker thread that builds and stores.
     let worker = DispatchQueue(label: "autotrack.tracker")
+    /// The serial thread that sends, so a slow collector never holds up storing.
+    let sender = DispatchQueue(label: "autotrack.tracker.sender")
+    /// Marks ``worker``'s thread, which must never wait for itself.
+    let workerKey = DispatchSpecificKey<Bool>()
+    /// Marks ``sender``'s thread.
+    let senderKey = DispatchSpecificKey<Bool>()
+    /// Batches the store refused, kept to be written when it recovers. Worker thread
+    /// only; the lock makes that confinement safe to state.
+    let unstored: Locked<UnstoredBatches>
     /// The tracker's state that any thread reads or changes.
     let state: Locked<State>
     /// Events on their way from callers' threads to the worker.
@@ -36,6 +45,12 @@ public final class Tracker: Sendable {
     let encodedPresets: EncodedPropertyPrefix
     let encoder: EventJSONEncoder
     private let timer: Locked<TimerBox?> = Locked(nil)
+
+    /// A context the tracker made, held weakly, and its counters, held strongly.
+    struct ContextCounters {
+        weak var context: InteractionContext?
+        let counters: InteractionContext.Counters
+    }
 
     /// Holds the flush timer.
     final class TimerBox: @unchecked Sendable {
@@ -61,8 +76,16 @@ public final class Tracker: Sendable {
             set { context = CallContext(identity: context.identity, superProperties: newValue) }
         }
         var diagnostics = TrackerDiagnostics()
-        var contexts: [InteractionContext] = []
-        var sessionStart: Timestamp?
+        /// The contexts made by ``Tracker/makeInteractionContext()``, held weakly: their
+        /// counters are summed into ``Tracker/diagnostics``, those of released ones
+        /// into ``releasedContexts``.
+        var contexts: [ContextCounters] = []
+        /// The counters of contexts released so far, summed.
+        var releasedContexts = InterceptionDiagnostics()
+        /// Whether an automatic flush is queued on the sender.
+        var automaticFlushQueued = false
+        /// The monotonic instant of the session's `$AppStart`.
+        var sessionStart: MonotonicInstant?
         var settings: AutoTrackSettings
         var isShutDown = false
         /// When automatic flushes may try again after a deferred one.
@@ -92,6 +115,7 @@ public final class Tracker: Sendable {
             queue: queue, transport: transport, decoder: EventJSONDecoder(dateOffsetSeconds: configuration.dateOffsetSeconds),
             batchSize: configuration.flushPolicy.batchSize)
         handOff = SubmissionHandOff(capacity: configuration.maximumPendingEvents)
+        unstored = Locked(UnstoredBatches(limit: configuration.maximumUnstoredEvents))
         assembler = EventAssembler(configuration: configuration)
         // Checked once: every event carries them.
         var presetRepairs = SanitizationReport()
@@ -102,6 +126,8 @@ public final class Tracker: Sendable {
         var initial = State(context: CallContext(identity: .anonymous(anonymous), superProperties: [:]), settings: configuration.autoTrackSettings)
         initial.diagnostics.sanitized.add(presetRepairs)
         state = Locked(initial)
+        worker.setSpecific(key: workerKey, value: true)
+        sender.setSpecific(key: senderKey, value: true)
         startTimer()
     }
 
@@ -121,7 +147,7 @@ public final class Tracker: Sendable {
 
     private func startTimer() {
         guard let interval = configuration.flushPolicy.interval else { return }
-        let source = DispatchSource.makeTimerSource(queue: worker)
+        let source = DispatchSource.makeTimerSource(queue: sender)
         let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(max(nanoseconds, 1_000_000)))
         source.setEventHandler { [weak self] in self?.automaticFlush() }
@@ -130,7 +156,10 @@ public final class Tracker: Sendable {
         timer.withLock { $0 = box }
     }
 
-    /// Flushes, stops the timer and closes the queue. Later calls are ignored.
+    /// Stores what was handed over, flushes, stops the timer and closes the queue;
+    /// events tracked later throw ``TrackingError/shutDown``. Later calls are ignored.
+    /// Called from the tracker's own threads (an event observer, a transport), it
+    /// cannot wait for them: the same happens after the current batch.
     public func shutdown() {
         let first = state.withLock { state -> Bool in
             defer { state.isShutDown = true }
@@ -138,19 +167,52 @@ public final class Tracker: Sendable {
         }
         guard first else { return }
         timer.withLock { $0?.source.cancel(); $0 = nil }
-        flush()
-        worker.sync { queue.close() }
+        handOff.close()
+        let finish: @Sendable () -> Void = { [self] in
+            worker.sync { drainSubmissions() }
+            sender.sync {
+                flushOnSender()
+                worker.sync {
+                    queue.close()
+                    // Refused batches the store never took back are lost now: counted.
+                    let lost = unstored.withLock { $0.removeAll() }
+                    state.withLock { $0.diagnostics.storeFailures += lost }
+                }
+            }
+        }
+        if isOnWorker || isOnSender {
+            DispatchQueue.global().async(execute: finish)
+        } else {
+            finish()
+        }
     }
 
-    /// Waits until every event handed over so far is queued.
-    public func waitUntilQueued() { worker.sync { drainSubmissions() } }
+    /// Waits until every event handed over so far is queued (or kept for a retry, when
+    /// the store refuses it). Called from the worker itself (an event observer), it
+    /// returns at once: the worker cannot wait for itself.
+    public func waitUntilQueued() {
+        guard !isOnWorker else { return }
+        worker.sync { drainSubmissions() }
+    }
 
     /// The counters now.
     public var diagnostics: TrackerDiagnostics {
-        var diagnostics = state.withLock { $0.diagnostics }
+        let (stateDiagnostics, contexts, released) = state.withLock { state in
+            // Contexts the app released leave their counters behind.
+            state.contexts.removeAll { entry in
+                guard entry.context == nil else { return false }
+                state.releasedContexts += entry.counters.snapshot
+                return true
+            }
+            return (state.diagnostics, state.contexts, state.releasedContexts)
+        }
+        var diagnostics = stateDiagnostics
         diagnostics.queue = queue.statistics
         diagnostics.droppedWhileBusy = handOff.droppedWhileBusy
-        for context in state.withLock({ $0.contexts }) { diagnostics.interception += context.diagnostics }
+        diagnostics.waitsForRoom = handOff.waits
+        diagnostics.awaitingStore = unstored.withLock { $0.events }
+        diagnostics.interception = released
+        for context in contexts { diagnostics.interception += context.counters.snapshot }
         return diagnostics
     }
 }

@@ -71,12 +71,24 @@ public struct TrackerConfiguration: Sendable {
     /// Called on the worker thread with every event as it is queued (for logging and
     /// the demo).
     public var eventObserver: (@Sendable (Event) -> Void)?
-    /// The most events handed over and not yet stored. While the worker is busy (a
-    /// slow disk, a collector that is down and retried) events wait in memory up to
-    /// this bound; past it, `track` and automatic capture drop the newest event,
-    /// counted in ``TrackerDiagnostics/droppedWhileBusy`` — memory stays bounded and
-    /// the caller's thread is never blocked.
+    /// The most events handed over and not yet stored. While the worker is busy
+    /// storing a burst, events wait in memory up to this bound; past it the caller of
+    /// `track` (or the thread of an automatic capture) waits for room — back-pressure,
+    /// not loss — so memory stays bounded and nothing is dropped. The wait is counted
+    /// in ``TrackerDiagnostics/waitsForRoom``. Sending never holds the worker up: it
+    /// runs on a thread of its own.
     public var maximumPendingEvents: Int
+    /// The most events kept in memory while the store refuses them (a full disk, a
+    /// directory that cannot be written); they are written, in order, when it
+    /// recovers. Past it the oldest are dropped and counted in
+    /// ``TrackerDiagnostics/storeFailures``.
+    public var maximumUnstoredEvents: Int
+    /// How long a caller waits for room before its event is dropped: the bound for a
+    /// worker stalled on a hung disk. Then `track` throws
+    /// ``TrackingError/droppedWhileBusy(waited:)``, automatic capture counts the drop in
+    /// ``TrackerDiagnostics/droppedWhileBusy``. The tracker's own worker thread (an
+    /// event observer tracking) never waits. Two seconds by default.
+    public var maximumWaitForRoom: Duration
 
     /// Creates a configuration storing under `storeDirectory` and, by default, sending to
     /// `events.ndjson` there.
@@ -95,7 +107,9 @@ public struct TrackerConfiguration: Sendable {
         rules: PropertyRules = .standard,
         dateOffsetSeconds: Int = 0,
         eventObserver: (@Sendable (Event) -> Void)? = nil,
-        maximumPendingEvents: Int = 10_000
+        maximumPendingEvents: Int = 10_000,
+        maximumWaitForRoom: Duration = .seconds(2),
+        maximumUnstoredEvents: Int = 10_000
     ) {
         self.storeDirectory = storeDirectory
         self.device = device
@@ -112,5 +126,7 @@ public struct TrackerConfiguration: Sendable {
         self.dateOffsetSeconds = dateOffsetSeconds
         self.eventObserver = eventObserver
         self.maximumPendingEvents = max(1, maximumPendingEvents)
+        self.maximumWaitForRoom = max(.zero, maximumWaitForRoom)
+        self.maximumUnstoredEvents = max(0, maximumUnstoredEvents)
     }
 }

@@ -9,8 +9,9 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var queued = 0
     /// Batches the worker stored: one write, and with `syncEachBatch` one `fsync`, each.
     public var storedBatches = 0
-    /// Events that could not be stored (larger than the queue's record limit, the store
-    /// failed, or tracked after ``Tracker/shutdown()``); counted, never silent.
+    /// Events that could not be stored: larger than the queue's record limit, refused
+    /// by the store past ``TrackerConfiguration/maximumUnstoredEvents`` or still held
+    /// at ``Tracker/shutdown()``, or tracked after it; counted, never silent.
     public var storeFailures = 0
     /// Events confirmed delivered.
     public var delivered = 0
@@ -19,8 +20,15 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     /// Flushes that left events queued after a temporary failure.
     public var deferredFlushes = 0
     /// Events dropped because ``TrackerConfiguration/maximumPendingEvents`` were
-    /// already waiting for the worker (counted, never silent).
+    /// waiting for a worker that made no room within
+    /// ``TrackerConfiguration/maximumWaitForRoom`` (counted, and thrown from `track`;
+    /// never silent).
     public var droppedWhileBusy = 0
+    /// How callers waited for room in the hand-off to the worker (back-pressure).
+    public var waitsForRoom = HandOffWaits()
+    /// Events the store refused (a full or read-only disk), held in memory now to be
+    /// written when it recovers; not yet in ``queued``.
+    public var awaitingStore = 0
     /// Queue reads or removals during a flush that failed (the events stay queued and
     /// are sent again by a later flush); counted, never swallowed.
     public var flushFailures = 0

@@ -157,7 +157,8 @@ enum CommandLineInvocation {
             guard let directory = values.value(Options.directory), let count = values.value(Options.count) else {
                 throw UsageError(message: "'track-stress' needs --dir DIR and --count N")
             }
-            self = .trackStress(TrackStressCommand(directory: directory, count: count))
+            self = .trackStress(TrackStressCommand(
+                directory: directory, count: count, threads: values.value(Options.threads) ?? 1, keepsAll: values.isSet(Options.keepAll)))
         }
     }
 

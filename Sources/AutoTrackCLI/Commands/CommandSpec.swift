@@ -111,7 +111,7 @@ struct CommandSpec: Sendable {
             options: ExploreWorkerCommand.Options.all,
             example: "autotrack explore-worker --subject send-action/control --seed 1 --sessions 100", isHidden: true),
         CommandSpec(
-            name: "track-stress", summary: "Test helper: track N events with the collector down, print peak memory.",
+            name: "track-stress", summary: "Test helper: track N events on T threads with the collector down, print peak memory and waits.",
             options: TrackStressCommand.Options.all,
             example: "autotrack track-stress --dir /tmp/s --count 1000000", isHidden: true),
     ]

@@ -155,20 +155,34 @@ struct QueueWriterCommand {
     }
 }
 
-/// `autotrack track-stress --dir D --count N`: `track` called N times while the
-/// collector is down (a closed loopback port), then the peak resident memory and the
-/// tracker's counts — the child process of the memory-bound test.
+/// `autotrack track-stress --dir D --count N [--threads T] [--keep-all]`: `track`
+/// called N times on each of T threads while the collector is down (a closed loopback
+/// port), then the peak resident memory, the tracker's counts and the callers' waits
+/// for room — the child process of the memory-bound and burst tests.
 struct TrackStressCommand {
     let directory: String
     let count: Int
+    var threads = 1
+    var keepsAll = false
 
     func run() throws -> Int32 {
         let tracker = try Tracker(configuration: TrackerConfiguration(
             storeDirectory: URL(fileURLWithPath: directory),
             transport: .http(endpoint: URL(string: "http://127.0.0.1:9/down")!, wireFormat: .jsonBatch, timeout: 1),
-            flushPolicy: FlushPolicy(batchSize: 50, interval: nil)))
-        for number in 0..<count {
-            try tracker.track("stress", properties: ["n": PropertyValue.integer(Int64(number)), "note": "a property of moderate length"])
+            flushPolicy: FlushPolicy(batchSize: 50, interval: nil),
+            queueLimits: keepsAll ? DurableQueue.Limits(maximumRecords: 1 << 40, maximumBytes: 1 << 50, segmentBytes: 16 << 20) : DurableQueue.Limits(),
+            maximumWaitForRoom: .seconds(600)))
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for number in 0..<count {
+                do {
+                    try tracker.track("stress", properties: [
+                        "n": PropertyValue.integer(Int64(number)), "thread": .integer(Int64(thread)), "note": "a property of moderate length",
+                    ])
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
         }
         tracker.waitUntilQueued()
         let peakKilobytes = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
@@ -180,6 +194,14 @@ struct TrackStressCommand {
         print("dropped_while_busy \(diagnostics.droppedWhileBusy)")
         print("store_failures \(diagnostics.storeFailures)")
         print("dropped_oldest \(diagnostics.queue.droppedOldest)")
+        print("track_errors \(failures.withLock { $0 })")
+        print("waits_for_room \(diagnostics.waitsForRoom.count)")
+        print("longest_wait_us \(Self.microseconds(diagnostics.waitsForRoom.longest))")
+        print("total_wait_us \(Self.microseconds(diagnostics.waitsForRoom.total))")
         return 0
+    }
+
+    static func microseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000)
     }
 }

@@ -52,7 +52,7 @@ public final class InteractionContext: Sendable {
     /// The per-touch deduplicator shared by the send-action hooks.
     public let touches = TouchDeduplicator()
     @usableFromInline let enabled = Atomic<Bool>(true)
-    @usableFromInline let counters = Counters()
+    @usableFromInline package let counters = Counters()
     @usableFromInline let mutationStorage = Atomic<UInt8>(0)
     @usableFromInline let mutationFireCount = Atomic<Int>(0)
     private let elementCollector: ElementProperties
@@ -64,7 +64,7 @@ public final class InteractionContext: Sendable {
     /// One atomic counter per ``InterceptionDiagnostics`` field: counting is on the
     /// path of every intercepted call (disabled skips included), so it takes no lock.
     @usableFromInline
-    final class Counters: Sendable {
+    package final class Counters: Sendable {
         let delivered = Atomic<Int>(0)
         let sinkFailures = Atomic<Int>(0)
         let bookkeepingFailures = Atomic<Int>(0)
@@ -90,7 +90,7 @@ public final class InteractionContext: Sendable {
             }
         }
 
-        var snapshot: InterceptionDiagnostics {
+        package var snapshot: InterceptionDiagnostics {
             var diagnostics = InterceptionDiagnostics()
             diagnostics.delivered = delivered.load(ordering: .relaxed)
             diagnostics.sinkFailures = sinkFailures.load(ordering: .relaxed)

@@ -49,7 +49,7 @@ final class EventAssembler: Sendable {
                 let isReturn = interaction.isReturnFromBackground
                 let referrer = history.withLock { $0.referrer(ofScreenView: current, returningFromBackground: isReturn) }
                 if let referrer { autotrack["$referrer"] = .string(referrer) }
-                let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.time)
+                let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.monotonic)
                 history.withLock { $0.openPage = page }
             } else {
                 name = .appClick
@@ -61,7 +61,7 @@ final class EventAssembler: Sendable {
 
     /// The `$AppPageLeave` of the screen shown, when `submission` leaves it — another
     /// screen view, or the app going to the background — with `event_duration` in
-    /// seconds since its screen view; `nil` when no screen is shown or page leaves are
+    /// seconds since its screen view (on the monotonic clock); `nil` when no screen is shown or page leaves are
     /// not `recorded` (the page is closed all the same). Before `submission`'s own event.
     func pageLeave(closedBy submission: Submission, recorded: Bool, repairs: inout SanitizationReport) -> Event? {
         switch submission.content {
@@ -73,8 +73,7 @@ final class EventAssembler: Sendable {
         // Not counted when off: no interaction was captured and dropped.
         guard let closed = history.withLock({ history in history.openPage.take() }), recorded else { return nil }
         var autotrack = closed.properties
-        let milliseconds = max(0, submission.time.millisecondsSince1970 - closed.since.millisecondsSince1970)
-        autotrack["event_duration"] = .number(Double(milliseconds) / 1000)
+        autotrack["event_duration"] = .number(Tracker.seconds(submission.monotonic - closed.since))
         return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
     }
 

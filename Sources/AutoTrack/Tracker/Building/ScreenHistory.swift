@@ -14,7 +14,7 @@ struct ScreenHistory {
     /// A screen being shown: its screen view's properties and when it appeared.
     struct OpenPage {
         var properties: Properties
-        var since: Timestamp
+        var since: MonotonicInstant
     }
 
     /// The `$referrer` of a screen view of `current`, and the chain moved on to it.

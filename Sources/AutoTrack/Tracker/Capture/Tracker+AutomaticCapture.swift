@@ -23,7 +23,14 @@ extension Tracker {
             exclusions: configuration.exclusions, actionFilter: configuration.actionFilter,
             elementTypeConvention: configuration.elementTypeConvention,
             additionalFilters: [InteractionFilterPipeline.Stage(.settings, SettingsFilter(tracker: self))])
-        state.withLock { $0.contexts.append(context) }
+        state.withLock { state in
+            state.contexts.removeAll { entry in
+                guard entry.context == nil else { return false }
+                state.releasedContexts += entry.counters.snapshot
+                return true
+            }
+            state.contexts.append(ContextCounters(context: context, counters: context.counters))
+        }
         return context
     }
 
@@ -61,21 +68,24 @@ extension Tracker {
     /// launch the user made (`$app_state` `foreground`).
     public func trackAppStart(resumingFromBackground resumed: Bool, passively: Bool = false) {
         let time = configuration.clock.now()
+        let monotonic = configuration.clock.monotonicNow()
         let recorded = state.withLock { state in
-            state.sessionStart = time
+            state.sessionStart = monotonic
             return state.recordsAutomatic(.appStart)
         }
         guard recorded else { return }
         let properties: Properties = [
             "$resume_from_background": .bool(resumed), "$app_state": .string(passively ? "background" : "foreground"),
         ]
-        submit(Submission(time: time, context: callContext(), content: .lifecycle(.appStart, properties)))
+        submit(Submission(time: time, monotonic: monotonic, context: callContext(), content: .lifecycle(.appStart, properties)))
     }
 
-    /// Tracks `$AppEnd` with the session's `$event_duration` in seconds. A host calls
-    /// it on every move to the background.
+    /// Tracks `$AppEnd` with the session's `$event_duration` in seconds, measured on
+    /// the monotonic clock (a wall clock moved during the session does not change it).
+    /// A host calls it on every move to the background.
     public func trackAppEnd() {
         let time = configuration.clock.now()
+        let monotonic = configuration.clock.monotonicNow()
         let (start, recorded) = state.withLock { ($0.sessionStart, $0.recordsAutomatic(.appEnd)) }
         guard recorded else {
             leaveScreen()
@@ -83,16 +93,16 @@ extension Tracker {
         }
         var properties: Properties = [:]
         if let start {
-            properties["$event_duration"] = .number(Double(time.millisecondsSince1970 - start.millisecondsSince1970) / 1000)
+            properties["$event_duration"] = .number(Self.seconds(monotonic - start))
         }
-        submit(Submission(time: time, context: callContext(), content: .lifecycle(.appEnd, properties)))
+        submit(Submission(time: time, monotonic: monotonic, context: callContext(), content: .lifecycle(.appEnd, properties)))
     }
 
     /// Takes one due exposure from a monitor: the settings decide, the event is built
     /// on the worker with the exposure's time.
     func receive(_ exposure: ElementExposure) {
         guard let parts = partsIfRecorded({ $0.records(.appElementExposure, element: exposure.element, screen: exposure.screen) }) else { return }
-        submit(Submission(time: exposure.time, context: CallContext.make(from: parts), content: .exposure(exposure)))
+        submit(Submission(time: exposure.time, monotonic: exposure.monotonic, context: CallContext.make(from: parts), content: .exposure(exposure)))
     }
 
     /// Takes one interaction, on the thread of the user action: stamps the time and the
@@ -111,7 +121,7 @@ extension Tracker {
             parts = state.withLock { CallContext.Parts($0) }
         }
         submit(Submission(
-            time: configuration.clock.now(), context: CallContext.make(from: parts), content: .interaction(CapturedInteraction(interaction))))
+            now: configuration.clock, context: CallContext.make(from: parts), content: .interaction(CapturedInteraction(interaction))))
     }
 
     /// Whether the settings in force record `interaction`; counts it in
@@ -129,7 +139,7 @@ extension Tracker {
     /// The screen shown was left with no screen view of its own to record: its
     /// `$AppPageLeave` is due now.
     func leaveScreen() {
-        submit(Submission(time: configuration.clock.now(), context: callContext(), content: .leftScreen))
+        submit(Submission(now: configuration.clock, context: callContext(), content: .leftScreen))
     }
 
     /// The call context of an automatic event the settings record, or `nil` (counted in
@@ -143,5 +153,11 @@ extension Tracker {
             }
             return CallContext.Parts(state)
         }
+    }
+
+    /// `duration` in seconds, never negative, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return Double(max(0, milliseconds)) / 1000
     }
 }

@@ -3,7 +3,7 @@ import AutoTrackSerialization
 
 /// Hands the queue's stored records to the transport, batch by batch, and removes what
 /// the transport settled: delivered, or refused for good. Stops at the first temporary
-/// failure, leaving the rest queued. Worker thread only.
+/// failure, leaving the rest queued. The tracker's sender thread only.
 struct QueueDelivery: Sendable {
     let queue: DurableQueue
     let transport: any Transport

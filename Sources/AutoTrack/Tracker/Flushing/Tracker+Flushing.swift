@@ -14,29 +14,54 @@ extension Tracker {
         public var deferred = false
         /// What the collector said about the events it refused.
         public var rejectionReasons: [String] = []
+        /// Called from the tracker's own threads (an event observer, a transport), the
+        /// flush could not wait for itself: it runs once the current work is done, and
+        /// this report is empty.
+        public var postponed = false
     }
 
-    /// Sends everything queued, batch by batch, and waits for it. Stops at the first
-    /// temporary failure, leaving the rest queued.
+    /// Stores what was handed over, then sends everything queued, batch by batch, and
+    /// waits for it. Stops at the first temporary failure, leaving the rest queued.
+    /// Called from an event observer or a transport, it returns at once with a
+    /// ``FlushReport/postponed`` report, and the flush runs after the current work.
     @discardableResult
     public func flush() -> FlushReport {
-        worker.sync {
-            drainSubmissions()
-            return flushOnWorker()
+        guard !isOnWorker, !isOnSender else {
+            worker.async { [self] in
+                drainSubmissions()
+                sender.async { [self] in flushOnSender() }
+            }
+            return FlushReport(postponed: true)
+        }
+        worker.sync { drainSubmissions() }
+        return sender.sync { flushOnSender() }
+    }
+
+    /// Queues an automatic flush on the sender, unless one is queued already.
+    func requestAutomaticFlush() {
+        let queues = state.withLock { state -> Bool in
+            defer { state.automaticFlushQueued = true }
+            return !state.automaticFlushQueued
+        }
+        guard queues else { return }
+        sender.async { [self] in
+            state.withLock { $0.automaticFlushQueued = false }
+            automaticFlush()
         }
     }
 
     /// A flush the tracker starts by itself (a full batch, the interval), unless a
-    /// recent one was deferred (see ``FlushPacing``): then it waits, and the worker
-    /// goes on storing.
+    /// recent one was deferred (see ``FlushPacing``): then it waits. Sender thread
+    /// only: the worker goes on storing meanwhile.
     func automaticFlush() {
         guard !state.withLock({ $0.flushPacing.isPaused(at: .now) }) else { return }
-        let report = flushOnWorker()
+        let report = flushOnSender()
         state.withLock { $0.flushPacing.record(deferred: report.deferred, at: .now) }
     }
 
-    /// Delivers the queue and counts what happened. Worker thread only.
-    private func flushOnWorker() -> FlushReport {
+    /// Delivers the queue and counts what happened. Sender thread only.
+    @discardableResult
+    func flushOnSender() -> FlushReport {
         let (report, failures) = delivery.deliverQueued()
         state.withLock {
             $0.diagnostics.delivered += report.delivered

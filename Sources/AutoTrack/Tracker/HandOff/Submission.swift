@@ -6,14 +6,23 @@ import AutoTrackEvents
 /// the worker's loop, and each copy of a struct would retain every string and collection
 /// in it.
 final class Submission: Sendable {
+    /// When it happened on the wall clock: the event's `time`.
     let time: Timestamp
+    /// When it happened on the monotonic clock: what durations are measured on.
+    let monotonic: MonotonicInstant
     let context: CallContext
     let content: Content
 
-    init(time: Timestamp, context: CallContext, content: Content) {
+    init(time: Timestamp, monotonic: MonotonicInstant, context: CallContext, content: Content) {
         self.time = time
+        self.monotonic = monotonic
         self.context = context
         self.content = content
+    }
+
+    /// A submission of now, on both of `clock`'s clocks.
+    convenience init(now clock: any TimestampSource, context: CallContext, content: Content) {
+        self.init(time: clock.now(), monotonic: clock.monotonicNow(), context: context, content: content)
     }
 
     enum Content: Sendable {

@@ -1,5 +1,6 @@
 import Dispatch
 import AutoTrackLocking
+import Foundation
 
 /// The hand-off from callers' threads to the tracker's worker: a bounded buffer of
 /// submissions, and the bookkeeping that decides when the worker must be woken.
@@ -11,8 +12,14 @@ import AutoTrackLocking
 /// click); the worker then comes back by itself while events keep coming (see
 /// ``take(delayed:)``), and the events of a burst are stored together.
 ///
-/// The hand-off schedules nothing itself: ``submit(_:)`` says how the worker is to be
-/// woken, and the tracker does it.
+/// The hand-off schedules nothing itself: ``submit(_:overCapacity:)`` says how the
+/// worker is to be woken, and the tracker does it.
+///
+/// **Back-pressure.** The buffer is bounded. A caller that finds it full waits for
+/// room (``submitWaiting(_:timeout:wakeWorker:)``) — the worker makes room each time it
+/// takes the buffer — so a burst loses nothing and memory stays bounded. Only a caller
+/// that waited past its timeout (a worker stalled on a hung disk) gives up; that drop is
+/// counted and reported to the caller.
 final class SubmissionHandOff: Sendable {
     /// How long a submission may wait for others before the worker stores them.
     static let batchingDelay: DispatchTimeInterval = .milliseconds(1)
@@ -34,8 +41,11 @@ final class SubmissionHandOff: Sendable {
         case afterDelay
         /// Drain at once: the buffer reached ``batchLimit``.
         case now
-        /// Nothing to wake for: the buffer was full and the submission was dropped.
-        case dropped
+        /// Not handed over: the buffer is full. The caller waits for room
+        /// (``SubmissionHandOff/submitWaiting(_:timeout:wakeWorker:)``).
+        case full
+        /// Not handed over: the tracker is shut down.
+        case closed
     }
 
     private struct State {
@@ -48,36 +58,97 @@ final class SubmissionHandOff: Sendable {
         var storedSubmissions: [Submission] = []
         /// Delayed drains scheduled by `submit`, not by the worker itself.
         var drainsScheduledBySubmitters = 0
-        /// Submissions dropped because the buffer was full.
+        /// Submissions dropped because the buffer stayed full past a caller's timeout.
         var droppedWhileBusy = 0
+        /// Callers waiting for room now.
+        var waiters = 0
+        /// Whether a waiting caller has asked the worker for a drain not taken yet.
+        var roomRequested = false
+        /// How callers waited for room so far.
+        var waits = HandOffWaits()
+        /// Whether the tracker is shut down: nothing is taken any more.
+        var isClosed = false
     }
 
     private let state = Locked(State())
+    /// Where callers wait for room. Its lock is held while a waiter checks for room
+    /// and while the worker announces room, so no announcement falls between a
+    /// waiter's check and its wait.
+    private let room = NSCondition()
     /// How many submissions may wait.
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// Hands `submission` over; says how to wake the worker.
-    func submit(_ submission: Submission) -> Wake {
+    /// Hands `submission` over when there is room — or always, `overCapacity` (the
+    /// worker's own thread, which must never wait for itself: an event observer's
+    /// event); says how to wake the worker, or ``Wake/full``.
+    func submit(_ submission: Submission, overCapacity: Bool = false) -> Wake {
         let (wake, released) = state.withLock { state -> (Wake, (Submission?, Submission?)) in
             // Two stored submissions leave with each new one: the backlog of a batch is
             // released at twice the rate submissions arrive, a few at a time.
             let released = (state.storedSubmissions.popLast(), state.storedSubmissions.popLast())
-            guard state.submissions.count < capacity else {
-                state.droppedWhileBusy += 1
-                return (.dropped, released)
-            }
-            state.submissions.append(submission)
-            let schedules = !state.drainScheduled
-            state.drainScheduled = true
-            if schedules { state.drainsScheduledBySubmitters += 1 }
-            if state.submissions.count == Self.batchLimit { return (.now, released) }
-            return (schedules ? .afterDelay : .no, released)
+            return (Self.append(submission, to: &state, capacity: overCapacity ? .max : capacity), released)
         }
         // Freed here, outside the lock.
         withExtendedLifetime(released) {}
         return wake
+    }
+
+    /// Appends `submission` when the buffer holds fewer than `capacity`.
+    private static func append(_ submission: Submission, to state: inout State, capacity: Int) -> Wake {
+        guard !state.isClosed else { return .closed }
+        guard state.submissions.count < capacity else { return .full }
+        state.submissions.append(submission)
+        let schedules = !state.drainScheduled
+        state.drainScheduled = true
+        if schedules { state.drainsScheduledBySubmitters += 1 }
+        if state.submissions.count == Self.batchLimit { return .now }
+        return schedules ? .afterDelay : .no
+    }
+
+    /// Waits for room and hands `submission` over, after ``submit(_:overCapacity:)``
+    /// found the buffer full. Asks the worker for a drain at once (`wakeWorker`, once
+    /// per drain); returns how to wake it, or `nil` when `timeout` passed on the
+    /// monotonic clock without room (the submission is dropped and counted). Never on
+    /// the worker's thread.
+    func submitWaiting(_ submission: Submission, timeout: Duration, wakeWorker: () -> Void) -> Wake? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        room.lock()
+        defer { room.unlock() }
+        var waiting = false
+        while true {
+            let (wake, requestsRoom) = state.withLock { state -> (Wake?, Bool) in
+                let wake = Self.append(submission, to: &state, capacity: capacity)
+                if wake != .full {
+                    if waiting { state.waiters -= 1 }
+                    return (wake, false)
+                }
+                if !waiting { state.waiters += 1 }
+                defer { state.roomRequested = true }
+                return (nil, !state.roomRequested)
+            }
+            let waited = clock.now - start
+            if let wake {
+                if waiting { state.withLock { $0.waits.record(waited) } }
+                return wake
+            }
+            waiting = true
+            if requestsRoom { wakeWorker() }
+            guard waited < timeout else {
+                state.withLock { state in
+                    state.waiters -= 1
+                    state.droppedWhileBusy += 1
+                    state.waits.record(waited)
+                }
+                return nil
+            }
+            // In slices, measured on the monotonic clock: a wall clock moved while
+            // waiting neither ends the wait early nor stretches it.
+            let slice = min(timeout - waited, .milliseconds(50))
+            _ = room.wait(until: Date(timeIntervalSinceNow: Double(slice.components.seconds) + Double(slice.components.attoseconds) / 1e18))
+        }
     }
 
     /// Takes every waiting submission, oldest first. Worker thread only.
@@ -89,11 +160,18 @@ final class SubmissionHandOff: Sendable {
     /// finds nothing ends that. Other drains (a full buffer, waiting, flushing) leave
     /// the pending one be.
     func take(delayed: Bool) -> [Submission] {
-        state.withLock { state in
+        let (taken, waiters) = state.withLock { state in
             if delayed { state.drainScheduled = !state.submissions.isEmpty }
+            state.roomRequested = false
             defer { state.submissions.removeAll(keepingCapacity: true) }
-            return state.submissions
+            return (state.submissions, state.waiters)
         }
+        if waiters > 0 {
+            room.lock()
+            room.broadcast()
+            room.unlock()
+        }
+        return taken
     }
 
     /// Hands stored submissions back, to be released by the next calls to
@@ -119,8 +197,20 @@ final class SubmissionHandOff: Sendable {
         }
     }
 
-    /// Submissions dropped because the buffer was full.
+    /// Takes nothing more: the tracker is shutting down. Callers waiting for room are
+    /// told at once.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        room.lock()
+        room.broadcast()
+        room.unlock()
+    }
+
+    /// Submissions dropped because the buffer stayed full past a caller's timeout.
     var droppedWhileBusy: Int { state.withLock { $0.droppedWhileBusy } }
+
+    /// How callers waited for room so far.
+    var waits: HandOffWaits { state.withLock { $0.waits } }
 
     /// The stored submissions waiting for a submitting thread to release them, and the
     /// delayed drains callers had to schedule.

@@ -141,8 +141,10 @@ extension OracleWorkerCommand {
 extension TrackStressCommand {
     enum Options {
         static let directory = CommandOption("--dir", .text("DIR"), help: "the store")
-        static let count = CommandOption("--count", .number("N", in: 0...Int.max, "a number of events"), help: "how many")
-        static let all = [directory.declared, count.declared]
+        static let count = CommandOption("--count", .number("N", in: 0...Int.max, "a number of events"), help: "how many per thread")
+        static let threads = CommandOption("--threads", .number("T", in: 1...256, "1 to 256 threads"), help: "tracking threads (1)")
+        static let keepAll = CommandOption("--keep-all", .flag, help: "an unbounded queue: every event stays stored")
+        static let all = [directory.declared, count.declared, threads.declared, keepAll.declared]
     }
 }
 
