@@ -203,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackCollectorTests",
-            dependencies: ["AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization"],
+            dependencies: ["AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

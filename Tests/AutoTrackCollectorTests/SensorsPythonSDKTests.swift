@@ -51,4 +51,30 @@ struct SensorsPythonSDKTests {
         #expect(collector.uniqueEvents.first?.properties["price"] == .number(9.5))
         print("sensorsanalyticssdk: \(names.count) of 4 events decoded; \(collector.counts)")
     }
+
+    @Test("Python's http.client sends a 50 MB body whole, then reads: it gets the 413 and its reason")
+    func pythonReadsTheEarly413() throws {
+        let collector = try LocalCollector()
+        defer { collector.stop() }
+        let script = """
+            import http.client
+            connection = http.client.HTTPConnection("127.0.0.1", \(collector.port), timeout=30)
+            connection.request("POST", "/sa", body=b"x" * (50 << 20), headers={"Content-Type": "application/json"})
+            response = connection.getresponse()
+            print(response.status, response.read().decode())
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(printed.hasPrefix("413 a body of 52428800 bytes exceeds"), "\(printed)")
+    }
 }

@@ -19,6 +19,9 @@ struct CollectorCommand {
             var lines = "received \(batch.count) event\(batch.count == 1 ? "" : "s")\n"
             for event in batch { lines += "  " + encoder.encodeToString(event) + "\n" }
             Self.emit(lines)
+        }, onRefusal: { refusal in
+            // One line per refused request or connection, when it happens.
+            Self.emit("\(refusal)\n")
         })
         Self.emit("AutoTrack collector listening on \(collector.url) (both wire formats)\n"
              + "Try: swift run autotrack demo --endpoint \(collector.url)\n")

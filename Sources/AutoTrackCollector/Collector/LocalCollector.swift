@@ -22,88 +22,21 @@ import Darwin
 ///
 /// It never crashes on a request: bad framing, a crc mismatch, invalid gzip, Base64 or
 /// JSON get 400 with the reason in the body; oversized headers 431, bodies 413, a
-/// missing length 411; headers are parsed in linear time; reads time out; connections
-/// and inflated sizes are bounded (``Limits``). ``counts`` says what it did.
+/// missing length 411; headers are parsed in linear time; inflated sizes are bounded
+/// (``Limits``). ``counts`` says what it did, and `onRefusal` hears of every refusal.
+///
+/// It holds under attack: reads time out, and every request has deadlines for its
+/// headers and its whole body (408 past them), however slowly a client trickles bytes.
+/// Connections are capped, and at the cap a slow request gives its slot to a new
+/// connection (see ``Limits/slowRequestSeconds``), so a flood of slow clients cannot
+/// starve quick ones. A request refused before its body was read is answered and the
+/// connection closed lingering: what the client still sends is read and discarded for
+/// a while, so a client that sends a whole oversized body before reading gets its 413
+/// instead of a reset.
 ///
 /// Faults can be injected per request to exercise a transport: answer with an error
 /// status, hang past the client's timeout, drop the connection before or after storing.
 public final class LocalCollector: Sendable {
-    /// What to do with one request.
-    public enum Behaviour: Sendable, Hashable {
-        /// Decode, apply the ``Rules``, record, answer 200.
-        case accept
-        /// Answer this status without recording.
-        case status(Int)
-        /// Wait this long, then accept (a client with a shorter timeout gives up).
-        case hang(seconds: Double)
-        /// Close the connection without answering or recording.
-        case dropConnection
-        /// Record the batch, then close the connection without answering (the client
-        /// cannot know it was stored).
-        case storeThenDrop
-    }
-
-    /// Refusals a real collector makes on content.
-    public struct Rules: Sendable, Hashable {
-        /// Answer 413 to a batch of more events than this.
-        public var maximumEventsPerBatch: Int?
-        /// Answer 400 to a batch holding an event of one of these names (a poison event).
-        public var refusedEventNames: Set<String>
-
-        /// Creates rules; none by default.
-        public init(maximumEventsPerBatch: Int? = nil, refusedEventNames: Set<String> = []) {
-            self.maximumEventsPerBatch = maximumEventsPerBatch
-            self.refusedEventNames = refusedEventNames
-        }
-    }
-
-    /// The collector's bounds.
-    public struct Limits: Sendable, Hashable {
-        /// The most bytes of request line and headers (431 past it).
-        public var maximumHeaderBytes: Int
-        /// The largest body (413 past it).
-        public var maximumBodyBytes: Int
-        /// The largest decompressed body (400 past it: a gzip bomb).
-        public var maximumInflatedBytes: Int
-        /// Connections served at once (503 past it).
-        public var maximumConnections: Int
-        /// How long a read may wait for the client.
-        public var readTimeoutSeconds: Double
-
-        /// Creates limits.
-        public init(
-            maximumHeaderBytes: Int = 16 << 10, maximumBodyBytes: Int = 8 << 20, maximumInflatedBytes: Int = 32 << 20,
-            maximumConnections: Int = 64, readTimeoutSeconds: Double = 5
-        ) {
-            self.maximumHeaderBytes = maximumHeaderBytes
-            self.maximumBodyBytes = maximumBodyBytes
-            self.maximumInflatedBytes = maximumInflatedBytes
-            self.maximumConnections = maximumConnections
-            self.readTimeoutSeconds = readTimeoutSeconds
-        }
-    }
-
-    /// What the collector has done.
-    public struct Counts: Sendable, Hashable, CustomStringConvertible {
-        /// Requests read.
-        public var requests = 0
-        /// Batches stored.
-        public var batches = 0
-        /// Events received, duplicates included.
-        public var events = 0
-        /// Events discarded as duplicates of one already stored.
-        public var duplicates = 0
-        /// Requests answered 4xx for their framing or content.
-        public var refused = 0
-        /// Connections refused at the connection limit.
-        public var refusedConnections = 0
-
-        /// `requests 3, batches 2, events 40 (0 duplicates), refused 1`.
-        public var description: String {
-            "requests \(requests), batches \(batches), events \(events) (\(duplicates) duplicates), refused \(refused), refused connections \(refusedConnections)"
-        }
-    }
-
     /// Chooses the behaviour for request number `n` (counting from 1).
     public typealias Script = @Sendable (_ request: Int) -> Behaviour
 
@@ -130,9 +63,10 @@ public final class LocalCollector: Sendable {
     public let limits: Limits
     private let script: Script
     private let onBatch: (@Sendable ([Event]) -> Void)?
+    private let onRefusal: (@Sendable (Refusal) -> Void)?
     private let store = Locked(Store())
     private let requests = Atomic<Int>(0)
-    private let connections = Atomic<Int>(0)
+    private let connections: ConnectionTable
     private let stopped = Atomic<Bool>(false)
     private let decoder: EventJSONDecoder = {
         var decoder = EventJSONDecoder()
@@ -141,13 +75,17 @@ public final class LocalCollector: Sendable {
     }()
 
     /// Starts listening on loopback `requestedPort` (0, the default, picks a free one);
-    /// `onBatch` sees every batch it stores, on the connection's thread.
+    /// `onBatch` sees every batch it stores and `onRefusal` every request or
+    /// connection it refuses, as it happens, on the connection's thread.
     public init(
         port requestedPort: UInt16 = 0, rules: Rules = Rules(), limits: Limits = Limits(),
-        script: @escaping Script = { _ in .accept }, onBatch: (@Sendable ([Event]) -> Void)? = nil
+        script: @escaping Script = { _ in .accept }, onBatch: (@Sendable ([Event]) -> Void)? = nil,
+        onRefusal: (@Sendable (Refusal) -> Void)? = nil
     ) throws {
         self.script = script
         self.onBatch = onBatch
+        self.onRefusal = onRefusal
+        connections = ConnectionTable(capacity: limits.maximumConnections, slowAfter: .seconds(limits.slowRequestSeconds))
         self.rules = rules
         self.limits = limits
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -185,12 +123,14 @@ public final class LocalCollector: Sendable {
     public var uniqueEvents: [Event] { store.withLock { $0.unique } }
     /// What the collector has done.
     public var counts: Counts { store.withLock { $0.counts } }
-    /// The reasons of the 4xx answers, in order.
+    /// Every refusal — 4xx answers, 408s, and 503s at the connection limit — as `status reason`, in order.
     public var refusals: [String] { store.withLock { $0.refusals } }
     /// Requests seen.
     public var requestCount: Int { requests.load(ordering: .relaxed) }
     /// Bodies refused for their framing or content.
     public var undecodableBodies: Int { store.withLock { $0.counts.refused } }
+    /// Connections holding one of the ``Limits/maximumConnections`` slots now.
+    public var openConnections: Int { connections.count }
 
     /// Stops accepting connections.
     public func stop() {
@@ -208,31 +148,43 @@ public final class LocalCollector: Sendable {
                 if stopped.load(ordering: .relaxed) { return }
                 continue
             }
-            if connections.add(1, ordering: .relaxed).newValue > limits.maximumConnections {
+            switch connections.admit(connection) {
+            case .refused:
                 store.withLock { $0.counts.refusedConnections += 1 }
+                report(Refusal(status: 503, reason: "too many connections"))
                 respond(connection, status: 503, reason: "too many connections")
                 close(connection)
-                connections.subtract(1, ordering: .relaxed)
                 continue
+            case .admittedByEvicting:
+                store.withLock { $0.counts.evictedConnections += 1 }
+            case .admitted:
+                break
             }
             let thread = Thread { [self] in
                 handle(connection)
-                connections.subtract(1, ordering: .relaxed)
+                connections.remove(connection)
+                close(connection)
             }
             thread.start()
         }
     }
 
     private func handle(_ connection: Int32) {
-        defer { close(connection) }
-        var timeout = timeval(tv_sec: Int(limits.readTimeoutSeconds), tv_usec: Int(limits.readTimeoutSeconds.truncatingRemainder(dividingBy: 1) * 1e6))
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request: HTTPRequest
-        switch HTTPRequest.read(connection, limits: limits) {
+        let read = HTTPRequest.read(connection, limits: limits, deadlines: HTTPRequest.Deadlines(limits: limits))
+        connections.finishedReading(connection)
+        switch read {
         case .success(let read): request = read
-        case .failure(.closed): return
-        case .failure(.refused(let status, let reason)):
+        case .failure(.closed):
+            guard connections.wasEvicted(connection) else { return }
+            let reason = "a slow request gave its slot to a new connection at the limit of \(limits.maximumConnections)"
+            report(Refusal(status: 503, reason: reason))
+            respond(connection, status: 503, reason: reason)
+            return
+        case .failure(.refused(let status, let reason, let bodyUnread)):
+            if status == 408 { store.withLock { $0.counts.timedOut += 1 } }
             refuse(connection, status: status, reason: reason)
+            if bodyUnread { HTTPRequest.lingeringClose(connection, limits: limits) }
             return
         }
         let number = requests.add(1, ordering: .relaxed).newValue
@@ -299,11 +251,14 @@ public final class LocalCollector: Sendable {
     }
 
     private func refuse(_ connection: Int32, status: Int, reason: String) {
-        store.withLock {
-            $0.counts.refused += 1
-            $0.refusals.append("\(status) \(reason)")
-        }
+        store.withLock { $0.counts.refused += 1 }
+        report(Refusal(status: status, reason: reason))
         respond(connection, status: status, reason: reason)
+    }
+
+    private func report(_ refusal: Refusal) {
+        store.withLock { $0.refusals.append("\(refusal.status) \(refusal.reason)") }
+        onRefusal?(refusal)
     }
 
     private func respond(_ connection: Int32, status: Int, reason: String) {
@@ -312,89 +267,6 @@ public final class LocalCollector: Sendable {
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         var bytes = Array(text.utf8) + body
         _ = bytes.withUnsafeMutableBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-}
-
-/// Why a body was refused, in words (the 400's body).
-struct CollectorRefusal: Error {
-    let description: String
-}
-
-/// One HTTP/1.1 request as the collector reads it: headers within a size limit, parsed
-/// once in linear time, and a body of the declared, bounded length.
-struct HTTPRequest {
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
-    }
-
-    enum ReadFailure: Error {
-        /// The client went away or timed out before a whole request arrived.
-        case closed
-        /// A request the collector answers with `status` and `reason`.
-        case refused(status: Int, reason: String)
-    }
-
-    static func read(_ connection: Int32, limits: LocalCollector.Limits) -> Result<HTTPRequest, ReadFailure> {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        var scanned = 0
-        var headerEnd: Int?
-        var parsed: [(name: String, value: String)] = []
-        var contentLength = 0
-        while true {
-            if let end = headerEnd, buffer.count >= end + 4 + contentLength {
-                return .success(HTTPRequest(headers: parsed, body: Array(buffer[(end + 4)..<(end + 4 + contentLength)])))
-            }
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return .failure(.closed) }
-            buffer += chunk[0..<count]
-            guard headerEnd == nil else { continue }
-            // Look for the blank line only in what is new (and the 3 bytes before it).
-            var index = max(0, scanned - 3)
-            while index + 3 < buffer.count {
-                if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
-                    headerEnd = index
-                    break
-                }
-                index += 1
-            }
-            scanned = buffer.count
-            guard let end = headerEnd else {
-                if buffer.count > limits.maximumHeaderBytes { return .failure(.refused(status: 431, reason: "headers exceed \(limits.maximumHeaderBytes) bytes")) }
-                continue
-            }
-            if end > limits.maximumHeaderBytes { return .failure(.refused(status: 431, reason: "headers exceed \(limits.maximumHeaderBytes) bytes")) }
-            let lines = String(decoding: buffer[0..<end], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
-            guard let requestLine = lines.first, requestLine.split(separator: " ").count == 3 else {
-                return .failure(.refused(status: 400, reason: "malformed request line"))
-            }
-            for line in lines.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { return .failure(.refused(status: 400, reason: "malformed header line")) }
-                parsed.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
-                if parsed.last?.name == "expect", parsed.last?.value.lowercased() == "100-continue" {
-                    // Clients (libcurl) wait for this before sending a large body.
-                    var interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                    _ = interim.withUnsafeMutableBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                }
-            }
-            if parsed.contains(where: { $0.name == "transfer-encoding" }) {
-                return .failure(.refused(status: 411, reason: "chunked bodies are not accepted; send Content-Length"))
-            }
-            let lengths = parsed.filter { $0.name == "content-length" }.map(\.value)
-            guard lengths.count == 1, let text = lengths.first else {
-                return .failure(.refused(status: 411, reason: lengths.isEmpty ? "Content-Length is required" : "Content-Length appears more than once"))
-            }
-            guard !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text) else {
-                return .failure(.refused(status: 400, reason: "Content-Length '\(text.prefix(40))' is not a non-negative integer"))
-            }
-            guard length <= limits.maximumBodyBytes else {
-                return .failure(.refused(status: 413, reason: "a body of \(length) bytes exceeds \(limits.maximumBodyBytes)"))
-            }
-            contentLength = length
-        }
     }
 }
 
