@@ -87,3 +87,61 @@ struct InspectBrowserTests {
               + "picked \(picked.type) \(picked.slashID.prefix(12))…; heat cells \(result.screens.map(\.heat).reduce(0, +)); screenshot \(kept.path)")
     }
 }
+
+@Suite("autotrack inspect with hostile text in every field")
+struct InspectHostileTextTests {
+    /// Text that breaks out of a script element, an HTML comment, a string or a line.
+    static func hostile(_ field: String) -> String {
+        "<!--<script>\(field)</script><img src=x onerror=\"document.title='pwned'\">\u{2028}\u{2029}&amp;'\"]]>"
+    }
+
+    @Test("content, path, id, screen, title, type and file name are shown as text; the page's own script still runs",
+          .enabled(if: chromium != nil, "needs Debian's chromium (apt-get install chromium; CI installs it)"))
+    func hostileFields() throws {
+        let browser = try #require(chromium)
+        var inspection = try ScreenInspection.make()
+        inspection.screens = inspection.screens.map { screen in
+            var screen = screen
+            screen.screenName = Self.hostile("screen")
+            screen.title = Self.hostile("title")
+            screen.elements = screen.elements.enumerated().map { index, element in
+                var element = element
+                element.type = Self.hostile("type \(index)")
+                if element.content != nil { element.content = Self.hostile("content \(index)") }
+                element.slashPath = Self.hostile("path \(index)")
+                element.hubblePath = Self.hostile("hubble path \(index)")
+                element.slashID = Self.hostile("id \(index)")
+                element.hubbleID = Self.hostile("hubble id \(index)")
+                let click = ["$element_id": element.slashID, "$element_content": element.content ?? "", "$screen_name": screen.screenName]
+                let json = String(decoding: (try? JSONSerialization.data(withJSONObject: ["properties": click], options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+                element.click = json
+                return element
+            }
+            return screen
+        }
+        let clicks = Dictionary(uniqueKeysWithValues: inspection.screens[0].elements.map { ($0.slashID, 1) })
+        let html = try InspectPage.html(inspection, clicks: clicks, source: Self.hostile("events file"))
+        #expect(!html.contains("<!--<script>"), "no hostile markup in the page's source")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-inspect-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("index.html")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try run(browser, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom", "file://\(page.path)#selftest",
+        ]).output
+        let start = try #require(dom.range(of: "<pre id=\"selftest-result\">"), "the page's own script ran its self-check")
+        let end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
+        let text = String(dom[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let result = try JSONDecoder().decode(InspectBrowserTests.SelfTest.self, from: Data(text.utf8))
+        let expected = inspection.screens.map { screen in screen.elements.filter { $0.width > 0 && $0.height > 0 }.count }
+        #expect(result.screens.map(\.drawn) == expected, "every element drawn")
+        let picked = inspection.screens[0].elements[result.clicked.index]
+        #expect(result.clicked.shownID == picked.slashID, "the hostile id is shown as it is, as text")
+        #expect(result.clicked.clickID == picked.slashID)
+        #expect(!dom.contains("<title>pwned</title>"), "no injected handler ran")
+        #expect(!dom.contains("<img src=\"x\""), "no injected element")
+    }
+}

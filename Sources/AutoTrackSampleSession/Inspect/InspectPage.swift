@@ -1,12 +1,16 @@
-import AutoTrackSampleSession
 import Foundation
 
 /// The self-contained HTML page of `autotrack inspect`: the inspection data inlined as
 /// JSON, the wireframe, the element panel, search and the heat map — no network, no
 /// external assets.
-enum InspectPage {
-    /// The page for `inspection`, with click counts per `$element_id` (empty: no heat map).
-    static func html(_ inspection: ScreenInspection, clicks: [String: Int], source: String?) throws -> String {
+public enum InspectPage {
+    /// The page for `inspection`, with click counts per `$element_id` (empty: no heat
+    /// map) and the name of the events file they came from.
+    ///
+    /// Every text — element content, types, paths, ids, screen names, titles, the file
+    /// name — reaches the page only as data, never as markup: the embedded JSON is
+    /// escaped for the HTML context, and the page's script puts it in text nodes.
+    public static func html(_ inspection: ScreenInspection, clicks: [String: Int], source: String?) throws -> String {
         struct Payload: Encodable {
             let screens: [ScreenInspection.ScreenInfo]
             let clicks: [String: Int]
@@ -15,10 +19,30 @@ enum InspectPage {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(Payload(screens: inspection.screens, clicks: clicks, source: source)), as: UTF8.self)
-            .replacingOccurrences(of: "</", with: "<\\/")
-        return template.replacingOccurrences(of: "__DATA__", with: json)
+        return template.replacingOccurrences(of: "__DATA__", with: escapedForScriptElement(json))
     }
 
+    /// `json` made safe inside a `<script>` element: `<`, `>` and `&` (which could open
+    /// `</script>`, `<!--` or a character reference) and the line separators U+2028
+    /// and U+2029 are written as JSON `\u` escapes, which mean the same to `JSON.parse`
+    /// — they can only occur inside strings.
+    static func escapedForScriptElement(_ json: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        escaped.reserveCapacity(json.unicodeScalars.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": escaped.append(contentsOf: "\\u003c".unicodeScalars)
+            case ">": escaped.append(contentsOf: "\\u003e".unicodeScalars)
+            case "&": escaped.append(contentsOf: "\\u0026".unicodeScalars)
+            case "\u{2028}": escaped.append(contentsOf: "\\u2028".unicodeScalars)
+            case "\u{2029}": escaped.append(contentsOf: "\\u2029".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
+    /// The page, with `__DATA__` where the inspection goes.
     static let template = #"""
 <!doctype html>
 <html lang="en">
