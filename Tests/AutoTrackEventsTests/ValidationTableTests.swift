@@ -7,14 +7,17 @@ struct ValidationTableTests {
 
     static let reservedNames = [
         "distinct_id", "original_id", "time", "properties", "id", "first_id", "second_id",
-        "users", "events", "event", "user_id", "date", "datetime",
+        "users", "events", "event", "user_id", "date", "datetime", "event_id", "device_id",
     ]
 
-    @Test("every reserved name is refused in any letter case", arguments: reservedNames)
+    @Test("every reserved name is refused in any letter case, as a property key and as an event name", arguments: reservedNames)
     func reservedName(name: String) {
         for variant in [name, name.uppercased(), name.prefix(1).uppercased() + name.dropFirst()] {
             #expect(throws: ValidationError.invalidPropertyKey(variant, .reserved(matched: name))) {
                 try Self.rules.validated([variant: "x"])
+            }
+            #expect(throws: ValidationError.invalidEventName(variant, .reserved(matched: name))) {
+                try EventName(validating: variant)
             }
         }
     }

@@ -35,6 +35,14 @@ struct AutoTrackSettingsTests {
         (#"{"ignored_screens": "A"}"#, #""ignored_screens" must be an array of strings, found string"#),
         (#"{"ignored_element_ids": [1]}"#, "found an array holding integer"),
         (#"{"event_types": ["$AppClick", "$AppCrash"]}"#, #""$AppCrash" is not an automatic event"#),
+        (#"{"exposure_duration": -1e-9}"#, #""exposure_duration" is -1e-09, allowed 0…86400 seconds"#),
+        (#"{"exposure_duration": 86401}"#, #""exposure_duration" is 86401.0, allowed 0…86400 seconds"#),
+        (#"{"exposure_duration": 1e300}"#, #""exposure_duration" is 1e+300"#),
+        (#"{"exposure_visible_ratio": -0.01}"#, "the visible ratio must be between 0 and 1"),
+        (#"{"exposure_visible_ratio": 1.5}"#, "the visible ratio must be between 0 and 1"),
+        (#"{"ignored_screens": [""]}"#, #""ignored_screens" is an entry of 0 UTF-8 bytes, allowed 1…1024 bytes"#),
+        ("{\"ignored_element_ids\": [\"\(String(repeating: "a", count: 1025))\"]}", "an entry of 1025 UTF-8 bytes"),
+        ("{\"ignored_element_types\": [\(Array(repeating: "\"A\"", count: 10_001).joined(separator: ","))]}", "10001 entries, allowed at most 10000"),
     ])
     func invalid(document: String, message: String) {
         let error = #expect(throws: AutoTrackSettingsError.self) { try AutoTrackSettings(json: Array(document.utf8)) }

@@ -65,9 +65,10 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
 ///
 /// Every key is optional (a missing one keeps its default: the standard event types,
 /// nothing ignored, ``ExposureOptions/standard``). Unknown keys, a `version` other than
-/// 1, unknown event names, values of the wrong type and exposure options out of range
-/// are typed errors, so a typo never silently turns a setting off. `exposure_duration`
-/// is in seconds.
+/// 1, unknown event names, values of the wrong type and values out of range are typed
+/// errors, so a typo never silently turns a setting off. `exposure_visible_ratio` is in
+/// 0…1; `exposure_duration` is in seconds, 0…86 400 (a negative one, however small, is
+/// refused); each ignore list holds at most 10 000 names or ids of 1…1024 UTF-8 bytes.
 public struct AutoTrackSettings: Hashable, Sendable {
     /// The automatic events recorded.
     public var eventTypes: AutomaticEventTypes
@@ -136,6 +137,8 @@ public enum AutoTrackSettingsError: Error, Hashable, Sendable, CustomStringConve
     case unknownEventType(String)
     /// The exposure keys give options ``ExposureOptions`` refuses.
     case invalidExposure(ExposureOptionsError)
+    /// A value outside the range its key allows.
+    case outOfRange(key: String, found: String, allowed: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -147,6 +150,7 @@ public enum AutoTrackSettingsError: Error, Hashable, Sendable, CustomStringConve
         case .unsupportedVersion(let version): "autotrack settings: unsupported version \(version), expected 1"
         case .wrongType(let key, let expected, let found): "autotrack settings: \"\(key)\" must be \(expected), found \(found)"
         case .invalidExposure(let error): "autotrack settings: \(error)"
+        case .outOfRange(let key, let found, let allowed): "autotrack settings: \"\(key)\" is \(found), allowed \(allowed)"
         case .unknownEventType(let name):
             "autotrack settings: \"\(name)\" is not an automatic event (expected one of \(AutomaticEventTypes.named.map(\.name.rawValue).joined(separator: ", ")))"
         }
@@ -198,22 +202,29 @@ extension AutoTrackSettings {
         ignoredElementIDs = Set(try Self.strings(document, Key.ignoredElementIDs) ?? [])
         let ratio = try Self.number(document, Key.exposureVisibleRatio) ?? ExposureOptions.standard.minimumVisibleRatio
         let seconds = try Self.number(document, Key.exposureDuration)
+        if let seconds, !(seconds >= 0 && seconds <= Self.maximumExposureSeconds) {
+            throw .outOfRange(key: Key.exposureDuration, found: "\(seconds)", allowed: "0…\(Int(Self.maximumExposureSeconds)) seconds")
+        }
         var repeats = ExposureOptions.standard.repeats
         if let value = document[Key.exposureRepeats] {
             guard case .bool(let flag) = value else { throw .wrongType(key: Key.exposureRepeats, expected: "true or false", found: value.typeName) }
             repeats = flag
         }
-        // Whole microseconds: no rounding surprise for "1.5", and any finite number
-        // of seconds a person writes fits.
-        let duration = seconds.map { seconds in
-            seconds.isFinite && abs(seconds) < 1e12 ? Duration.microseconds(Int64((seconds * 1_000_000).rounded())) : .seconds(-1)
-        } ?? ExposureOptions.standard.minimumDuration
+        // Whole microseconds: no rounding surprise for "1.5".
+        let duration = seconds.map { Duration.microseconds(Int64(($0 * 1_000_000).rounded())) } ?? ExposureOptions.standard.minimumDuration
         do {
             exposure = try ExposureOptions(minimumVisibleRatio: ratio, minimumDuration: duration, repeats: repeats)
         } catch {
             throw .invalidExposure(error)
         }
     }
+
+    /// The longest `exposure_duration`, in seconds: a day.
+    static let maximumExposureSeconds: Double = 86_400
+    /// The most entries in one of the ignore lists.
+    static let maximumListEntries = 10_000
+    /// The longest name or id in an ignore list, in UTF-8 bytes.
+    static let maximumNameBytes = 1024
 
     /// The number under `key` (an integer or not), `nil` when the key is absent.
     private static func number(_ document: JSONValue, _ key: String) throws(AutoTrackSettingsError) -> Double? {
@@ -230,10 +241,16 @@ extension AutoTrackSettings {
         guard let value = document[key] else { return nil }
         let expected = "an array of strings"
         guard case .array(let items) = value else { throw .wrongType(key: key, expected: expected, found: value.typeName) }
+        guard items.count <= maximumListEntries else {
+            throw .outOfRange(key: key, found: "\(items.count) entries", allowed: "at most \(maximumListEntries)")
+        }
         var strings: [String] = []
         strings.reserveCapacity(items.count)
         for item in items {
             guard case .string(let string) = item else { throw .wrongType(key: key, expected: expected, found: "an array holding \(item.typeName)") }
+            guard !string.isEmpty, string.utf8.count <= maximumNameBytes else {
+                throw .outOfRange(key: key, found: "an entry of \(string.utf8.count) UTF-8 bytes", allowed: "1…\(maximumNameBytes) bytes")
+            }
             strings.append(string)
         }
         return strings

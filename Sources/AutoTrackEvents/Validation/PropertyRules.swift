@@ -3,8 +3,9 @@
 /// - **Names** (event names and property keys) match `^[a-zA-Z_$][a-zA-Z0-9_$]{0,99}$`
 ///   and are not reserved. Reserved, compared case-insensitively: `distinct_id`,
 ///   `original_id`, `time`, `properties`, `id`, `first_id`, `second_id`, `users`,
-///   `events`, `event`, `user_id`, `date`, `datetime`, and anything starting with
-///   `user_tag` or `user_group`.
+///   `events`, `event`, `user_id`, `date`, `datetime`, `event_id`, `device_id` (as
+///   the official Sensors SDKs have them), and anything starting with `user_tag` or
+///   `user_group`.
 /// - **Strings** longer than ``maximumStringBytes`` (8191) UTF-8 bytes are cut on a
 ///   character (grapheme cluster) boundary and marked by appending
 ///   ``truncationMarker`` (`$`); the result, marker included, fits the limit. List
@@ -88,7 +89,7 @@ public struct PropertyRules: Hashable, Sendable {
     /// The collector's reserved names.
     public static let collectorReservedNames: Set<String> = [
         "distinct_id", "original_id", "time", "properties", "id", "first_id", "second_id",
-        "users", "events", "event", "user_id", "date", "datetime",
+        "users", "events", "event", "user_id", "date", "datetime", "event_id", "device_id",
     ]
 
     /// The collector's reserved name prefixes.
