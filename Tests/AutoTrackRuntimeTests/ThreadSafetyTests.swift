@@ -84,7 +84,12 @@ struct ThreadSafetyTests {
                 changes.add(1, ordering: .relaxed)
             }
         }
-        Thread.sleep(forTimeInterval: 2)
+        // Runs until both sides did a set amount of work — not for a set time, so a
+        // loaded machine only makes it slower (the ceiling is far beyond need).
+        let ceiling = ContinuousClock.now + .seconds(300)
+        while sent.load(ordering: .relaxed) <= 50_000 || changes.load(ordering: .relaxed) <= 5_000, ContinuousClock.now < ceiling {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         stop.store(true, ordering: .relaxed)
         group.wait()
 
