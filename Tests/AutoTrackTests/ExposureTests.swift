@@ -294,7 +294,7 @@ import Testing
         #expect(try AutoTrackSettings(json: Array(#"{"exposure_duration": 2}"#.utf8)).exposure.minimumDuration == .seconds(2))
         for (document, message) in [
             (#"{"exposure_visible_ratio": 2}"#, "visible ratio must be between 0 and 1"),
-            (#"{"exposure_duration": -1}"#, "duration must not be negative"),
+            (#"{"exposure_duration": -1}"#, #""exposure_duration" is -1.0, allowed 0…86400 seconds"#),
             (#"{"exposure_duration": "1"}"#, #""exposure_duration" must be a number, found string"#),
             (#"{"exposure_repeats": 1}"#, #""exposure_repeats" must be true or false"#),
         ] {

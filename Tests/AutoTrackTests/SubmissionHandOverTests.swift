@@ -31,9 +31,7 @@ struct SubmissionHandOverTests {
         // 0.2 ms apart needed one per millisecond: about 30).
         #expect(scheduled >= 1)
         #expect(scheduled <= 1 + quietSpells, "quiet spells: \(quietSpells)")
-        let deadline = clock.now + .seconds(10)
-        while tracker.diagnostics.queued < 120, clock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        #expect(tracker.diagnostics.queued == 120)
+        #expect(eventually { tracker.diagnostics.queued == 120 })
     }
 
     @Test("stored submissions left for callers to release are bounded, and released as callers submit")

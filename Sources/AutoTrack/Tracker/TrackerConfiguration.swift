@@ -69,7 +69,9 @@ public struct TrackerConfiguration: Sendable {
     /// The time zone of date properties, in seconds east of UTC.
     public var dateOffsetSeconds: Int
     /// Called on the worker thread with every event as it is queued (for logging and
-    /// the demo).
+    /// the demo). It may call the tracker: an event it tracks is stored after the
+    /// current batch, and `flush()`, `waitUntilQueued()` and `shutdown()` called from it
+    /// do not wait for the worker they run on.
     public var eventObserver: (@Sendable (Event) -> Void)?
     /// The most events handed over and not yet stored. While the worker is busy
     /// storing a burst, events wait in memory up to this bound; past it the caller of
