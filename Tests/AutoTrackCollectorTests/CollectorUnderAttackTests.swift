@@ -119,6 +119,21 @@ struct CollectorUnderAttackTests {
         print("slowloris at the cap of \(cap): \(served) of \(tries) honest first tries served; \(collector.counts)")
     }
 
+    @Test("clients that keep refused connections open while lingering hold no slot an honest client needs")
+    func lingeringHoldsNoSlot() throws {
+        let cap = 3
+        let collector = try LocalCollector(limits: LocalCollector.Limits(maximumConnections: cap, lingerSeconds: 60))
+        defer { collector.stop() }
+        // Each announces a body past the limit, is answered 413, and keeps trickling.
+        let lingering = (0..<cap).compactMap { _ in TricklingClient(port: collector.port) }
+        for client in lingering { client.send("Content-Length: 999999999\r\n\r\nx") }
+        #expect(waitUntil { collector.refusals.count == cap })
+        for _ in 0..<5 {
+            #expect(rawRequest(post(Self.validBody, contentType: "application/json"), port: collector.port).status == 200)
+        }
+        #expect(collector.counts.refusedConnections == 0)
+    }
+
     @Test("a 50 MB body sent whole without Expect: 100-continue reads its 413, not a reset", arguments: [false, true])
     func lingeringRefusal(continues: Bool) throws {
         let collector = try LocalCollector()

@@ -191,7 +191,15 @@ public final class DurableQueue: Sendable {
             state.writeOffset = start + bytes.count
             state.entries += added
             state.pendingBytes += payloadSizes.reduce(0, +)
-            try enforceLimits(&state)
+            // The records are committed now: a failure to persist the head after
+            // dropping the oldest is counted, not thrown (the caller would take the
+            // append for failed and write it again). The head is written again by the
+            // next removal; until then a crash only brings the dropped records back.
+            do throws(QueueError) {
+                try enforceLimits(&state)
+            } catch {
+                state.statistics.cursorWriteFailures += 1
+            }
         }
     }
 

@@ -77,6 +77,9 @@ public struct QueueStatistics: Hashable, Sendable {
     public var missingSegments: Int
     /// Appends refused because a write or `fsync` failed (nothing of them was kept).
     public var writeFailures: Int
+    /// Times the head could not be persisted after an append dropped the oldest
+    /// records (the append itself was kept; the head is written again later).
+    public var cursorWriteFailures = 0
 
     /// Creates counters; all zero by default.
     public init(

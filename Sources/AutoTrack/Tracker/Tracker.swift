@@ -45,6 +45,8 @@ public final class Tracker: Sendable {
     let encodedPresets: EncodedPropertyPrefix
     let encoder: EventJSONEncoder
     private let timer: Locked<TimerBox?> = Locked(nil)
+    /// Left when ``shutdown()`` has finished; later calls wait on it.
+    private let shutdownFinished = DispatchGroup()
 
     /// A context the tracker made, held weakly, and its counters, held strongly.
     struct ContextCounters {
@@ -84,6 +86,8 @@ public final class Tracker: Sendable {
         var releasedContexts = InterceptionDiagnostics()
         /// Whether an automatic flush is queued on the sender.
         var automaticFlushQueued = false
+        /// Whether ``Tracker/shutdown()`` closed the queue: nothing is sent any more.
+        var isQueueClosed = false
         /// The monotonic instant of the session's `$AppStart`.
         var sessionStart: MonotonicInstant?
         var settings: AutoTrackSettings
@@ -157,15 +161,22 @@ public final class Tracker: Sendable {
     }
 
     /// Stores what was handed over, flushes, stops the timer and closes the queue;
-    /// events tracked later throw ``TrackingError/shutDown``. Later calls are ignored.
-    /// Called from the tracker's own threads (an event observer, a transport), it
-    /// cannot wait for them: the same happens after the current batch.
+    /// events tracked later throw ``TrackingError/shutDown``, and flushes do nothing.
+    /// Returns when all that is done — a second call too, whichever thread made the
+    /// first. Called from the tracker's own threads (an event observer, a transport),
+    /// it cannot wait for them: the same happens after the current batch.
     public func shutdown() {
         let first = state.withLock { state -> Bool in
             defer { state.isShutDown = true }
+            // Entered before any other caller can see the tracker shut down.
+            if !state.isShutDown { shutdownFinished.enter() }
             return !state.isShutDown
         }
-        guard first else { return }
+        let mayWait = !isOnWorker && !isOnSender
+        guard first else {
+            if mayWait { shutdownFinished.wait() }
+            return
+        }
         timer.withLock { $0?.source.cancel(); $0 = nil }
         handOff.close()
         let finish: @Sendable () -> Void = { [self] in
@@ -176,14 +187,19 @@ public final class Tracker: Sendable {
                     queue.close()
                     // Refused batches the store never took back are lost now: counted.
                     let lost = unstored.withLock { $0.removeAll() }
-                    state.withLock { $0.diagnostics.storeFailures += lost }
+                    state.withLock {
+                        $0.isQueueClosed = true
+                        $0.diagnostics.storeFailures += lost
+                        $0.diagnostics.awaitingStore = 0
+                    }
                 }
             }
+            shutdownFinished.leave()
         }
-        if isOnWorker || isOnSender {
-            DispatchQueue.global().async(execute: finish)
-        } else {
+        if mayWait {
             finish()
+        } else {
+            DispatchQueue.global().async(execute: finish)
         }
     }
 
@@ -210,7 +226,6 @@ public final class Tracker: Sendable {
         diagnostics.queue = queue.statistics
         diagnostics.droppedWhileBusy = handOff.droppedWhileBusy
         diagnostics.waitsForRoom = handOff.waits
-        diagnostics.awaitingStore = unstored.withLock { $0.events }
         diagnostics.interception = released
         for context in contexts { diagnostics.interception += context.counters.snapshot }
         return diagnostics

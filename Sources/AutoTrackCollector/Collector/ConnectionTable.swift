@@ -9,14 +9,16 @@ import Darwin
 ///
 /// The fairness rule: a connection still reading its request after
 /// ``LocalCollector/Limits/slowRequestSeconds`` is slow. At the cap a new connection
-/// takes the slot of the slowest — the one reading longest — whose reader is woken to
-/// answer 503; when none is slow the newcomer is answered 503. A flood of slow clients
-/// (slowloris) holds no slot a quick client needs, and quick clients never lose theirs
-/// to newcomers.
+/// takes the slot of a connection lingering after a refusal (it was answered already),
+/// or else of the slowest — the one reading longest — whose reader is woken to answer
+/// 503; when there is neither the newcomer is answered 503. A flood of slow clients
+/// (slowloris, or clients that keep a refused connection open) holds no slot a quick
+/// client needs, and quick clients never lose theirs to newcomers.
 final class ConnectionTable: Sendable {
     private struct Entry {
         let started: ContinuousClock.Instant
         var isReading = true
+        var isLingering = false
         var isEvicted = false
     }
 
@@ -45,9 +47,11 @@ final class ConnectionTable: Sendable {
                 entries[connection] = Entry(started: now)
                 return .admitted
             }
-            let slowest = entries.filter { $0.value.isReading && !$0.value.isEvicted && now - $0.value.started >= slowAfter }
-                .min { $0.value.started < $1.value.started }
-            guard let (victim, _) = slowest else { return .refused }
+            let candidates = entries.filter { entry in
+                !entry.value.isEvicted && (entry.value.isLingering || (entry.value.isReading && now - entry.value.started >= slowAfter))
+            }
+            let lingering = candidates.filter(\.value.isLingering).min { $0.value.started < $1.value.started }
+            guard let (victim, _) = lingering ?? candidates.min(by: { $0.value.started < $1.value.started }) else { return .refused }
             entries[victim]?.isEvicted = true
             // Its reader wakes with end of input and answers 503. The descriptor is
             // open: connections are closed only after ``remove(_:)``, under this lock.
@@ -61,6 +65,12 @@ final class ConnectionTable: Sendable {
     /// to answer.
     func finishedReading(_ connection: Int32) {
         entries.withLock { $0[connection]?.isReading = false }
+    }
+
+    /// `connection` was answered and lingers to let its client read the answer: its
+    /// slot goes to the next connection that needs one.
+    func startedLingering(_ connection: Int32) {
+        entries.withLock { $0[connection]?.isLingering = true }
     }
 
     /// Whether `connection` gave its slot to a newer one.

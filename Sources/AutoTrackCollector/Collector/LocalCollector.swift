@@ -155,9 +155,7 @@ public final class LocalCollector: Sendable {
                 respond(connection, status: 503, reason: "too many connections")
                 close(connection)
                 continue
-            case .admittedByEvicting:
-                store.withLock { $0.counts.evictedConnections += 1 }
-            case .admitted:
+            case .admitted, .admittedByEvicting:
                 break
             }
             let thread = Thread { [self] in
@@ -178,13 +176,17 @@ public final class LocalCollector: Sendable {
         case .failure(.closed):
             guard connections.wasEvicted(connection) else { return }
             let reason = "a slow request gave its slot to a new connection at the limit of \(limits.maximumConnections)"
+            store.withLock { $0.counts.evictedConnections += 1 }
             report(Refusal(status: 503, reason: reason))
             respond(connection, status: 503, reason: reason)
             return
         case .failure(.refused(let status, let reason, let bodyUnread)):
             if status == 408 { store.withLock { $0.counts.timedOut += 1 } }
             refuse(connection, status: status, reason: reason)
-            if bodyUnread { HTTPRequest.lingeringClose(connection, limits: limits) }
+            if bodyUnread {
+                connections.startedLingering(connection)
+                HTTPRequest.lingeringClose(connection, limits: limits)
+            }
             return
         }
         let number = requests.add(1, ordering: .relaxed).newValue

@@ -59,9 +59,11 @@ extension Tracker {
         state.withLock { $0.flushPacing.record(deferred: report.deferred, at: .now) }
     }
 
-    /// Delivers the queue and counts what happened. Sender thread only.
+    /// Delivers the queue and counts what happened; nothing once the queue is
+    /// closed. Sender thread only.
     @discardableResult
     func flushOnSender() -> FlushReport {
+        guard !state.withLock({ $0.isQueueClosed }) else { return FlushReport() }
         let (report, failures) = delivery.deliverQueued()
         state.withLock {
             $0.diagnostics.delivered += report.delivered

@@ -88,7 +88,10 @@ final class SubmissionHandOff: Sendable {
             // Two stored submissions leave with each new one: the backlog of a batch is
             // released at twice the rate submissions arrive, a few at a time.
             let released = (state.storedSubmissions.popLast(), state.storedSubmissions.popLast())
-            return (Self.append(submission, to: &state, capacity: overCapacity ? .max : capacity), released)
+            // While callers wait for room, a newcomer queues behind them: room the
+            // worker makes goes to the waiting first, in the order events happened.
+            let room = overCapacity ? .max : state.waiters > 0 ? 0 : capacity
+            return (Self.append(submission, to: &state, capacity: room), released)
         }
         // Freed here, outside the lock.
         withExtendedLifetime(released) {}

@@ -64,7 +64,7 @@ extension Tracker {
     /// comes back after the delay by itself (see ``SubmissionHandOff/take(delayed:)``).
     /// Batches the store refused before are written first, in order.
     func drainSubmissions(delayed: Bool = false) {
-        retryUnstored()
+        if unstored.withLock({ $0.events }) > 0 { retryUnstored() }
         let submissions = handOff.take(delayed: delayed)
         guard !submissions.isEmpty else { return }
         if delayed { scheduleDelayedDrain() }
@@ -101,46 +101,54 @@ extension Tracker {
     /// kept — or keeps it for a retry when the store refuses it. Worker thread only.
     private func storeInOrder(_ bytes: UnsafeMutableRawBufferPointer, payloadSizes: [Int]) -> (stored: Int, lost: Int) {
         guard !payloadSizes.isEmpty else { return (0, 0) }
-        let waiting = unstored.withLock { $0.events }
-        if waiting == 0 {
-            do throws(QueueError) {
-                try queue.append(framing: bytes, payloadSizes: payloadSizes, sync: configuration.syncEachBatch)
-                return (payloadSizes.count, 0)
-            } catch {
-                if case .closed = error { return (0, payloadSizes.count) }
+        if unstored.withLock({ $0.events }) == 0 {
+            switch append(bytes, payloadSizes: payloadSizes) {
+            case nil: return (payloadSizes.count, 0)
+            case .closed?: return (0, payloadSizes.count)
+            case _?: break
             }
         }
         let batch = UnstoredBatches.Batch(framing: Array(UnsafeRawBufferPointer(bytes)), payloadSizes: payloadSizes)
-        let lost = unstored.withLock { $0.keep(batch) }
+        let (lost, awaiting) = unstored.withLock { unstored in (unstored.keep(batch), unstored.events) }
+        state.withLock { $0.diagnostics.awaitingStore = awaiting }
         scheduleUnstoredRetry()
         return (0, lost)
     }
 
-    /// Writes the batches the store refused before, in order, until one is refused
-    /// again. Worker thread only.
-    func retryUnstored() {
-        guard unstored.withLock({ $0.events }) > 0 else { return }
-        var closed = false
-        let stored = unstored.withLock { unstored in
-            unstored.retry { batch in
-                let sizes = batch.payloadSizes
-                let failure = batch.framing.withUnsafeMutableBytes { bytes -> QueueError? in
-                    do throws(QueueError) {
-                        try queue.append(framing: bytes, payloadSizes: sizes, sync: configuration.syncEachBatch)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                if case .closed = failure { closed = true }
-                return failure == nil
-            }
+    /// Appends framed records to the queue; the error, or `nil`.
+    private func append(_ bytes: UnsafeMutableRawBufferPointer, payloadSizes: [Int]) -> QueueError? {
+        do throws(QueueError) {
+            try queue.append(framing: bytes, payloadSizes: payloadSizes, sync: configuration.syncEachBatch)
+            return nil
+        } catch {
+            return error
         }
-        let lost = closed ? unstored.withLock { $0.removeAll() } : 0
+    }
+
+    /// Writes the batches the store refused before, oldest first, until one is refused
+    /// again. Worker thread only; the buffer's lock is not held while writing, so
+    /// ``diagnostics`` never waits for a hung disk.
+    func retryUnstored() {
+        var stored = 0
+        var lost = 0
+        while var batch = unstored.withLock({ $0.oldest }) {
+            let sizes = batch.payloadSizes
+            let failure = batch.framing.withUnsafeMutableBytes { append($0, payloadSizes: sizes) }
+            if failure == nil {
+                stored += unstored.withLock { $0.oldestStored() }
+                continue
+            }
+            if case .closed? = failure { lost = unstored.withLock { $0.removeAll() } }
+            unstored.withLock { $0.retryRefused() }
+            break
+        }
+        guard stored > 0 || lost > 0 else { return }
+        let awaiting = unstored.withLock { $0.events }
         state.withLock {
             $0.diagnostics.queued += stored
             if stored > 0 { $0.diagnostics.storedBatches += 1 }
             $0.diagnostics.storeFailures += lost
+            $0.diagnostics.awaitingStore = awaiting
         }
         scheduleUnstoredRetry()
     }

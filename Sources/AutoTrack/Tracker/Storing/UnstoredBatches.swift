@@ -37,21 +37,20 @@ struct UnstoredBatches {
         return dropped
     }
 
-    /// Writes the kept batches in order with `write` until one fails; returns the
-    /// events stored.
-    mutating func retry(_ write: (inout Batch) -> Bool) -> Int {
-        var stored = 0
-        while !batches.isEmpty {
-            guard write(&batches[0]) else {
-                retryDelay = min(retryDelay * 2, .seconds(30))
-                return stored
-            }
-            let batch = batches.removeFirst()
-            events -= batch.payloadSizes.count
-            stored += batch.payloadSizes.count
-        }
-        retryDelay = .milliseconds(250)
-        return stored
+    /// The oldest kept batch: the next to write.
+    var oldest: Batch? { batches.first }
+
+    /// The oldest batch was written: forgets it; returns its events.
+    mutating func oldestStored() -> Int {
+        let batch = batches.removeFirst()
+        events -= batch.payloadSizes.count
+        if batches.isEmpty { retryDelay = .milliseconds(250) }
+        return batch.payloadSizes.count
+    }
+
+    /// A retry found the store refusing still: the next one waits longer.
+    mutating func retryRefused() {
+        retryDelay = min(retryDelay * 2, .seconds(30))
     }
 
     /// Empties the buffer; returns the events it held (counted as lost by the caller:
