@@ -1,5 +1,10 @@
 import struct Foundation.Date
 import AutoTrackLocking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A clock that stamps events: the wall-clock time an event happened, and a monotonic
 /// instant that every duration the SDK reports is measured on. Inject one to make
@@ -41,11 +46,18 @@ public struct MonotonicInstant: Hashable, Comparable, Sendable {
     /// The instant `duration` after `instant`.
     public static func + (instant: Self, duration: Duration) -> Self { Self(sinceOrigin: instant.sinceOrigin + duration) }
 
-    /// The process's origin on the system's monotonic clock.
-    private static let origin = ContinuousClock.now
-
-    /// Now, on the system's monotonic clock.
-    package static func system() -> Self { Self(sinceOrigin: ContinuousClock.now - origin) }
+    /// Now, on the system's monotonic clock, which keeps counting while the device
+    /// sleeps: read straight from `clock_gettime`, the cheapest way to it (every event
+    /// reads it).
+    package static func system() -> Self {
+        var now = timespec()
+        #if canImport(Glibc)
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        #else
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        #endif
+        return Self(sinceOrigin: .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec)))
+    }
 }
 
 /// The system's wall clock and monotonic clock; the default.
