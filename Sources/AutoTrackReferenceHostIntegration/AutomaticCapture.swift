@@ -97,7 +97,9 @@ extension Tracker {
     /// Idempotent: while capture is on, calling it again (from any thread) tracks no
     /// second `$AppStart`, adds no second observer, and only installs hooks not
     /// installed yet (a hook's own install is idempotent too); it returns the same
-    /// capture. ``AutomaticCapture/disable()`` reverses it.
+    /// capture. ``AutomaticCapture/disable()`` reverses it; enabling again after that
+    /// tracks no cold `$AppStart` (the app did not start again), and a screen shown
+    /// before is recorded when it returns.
     @discardableResult
     public func enableAutoTrack(
         on host: ReferenceHost, hooks: [any InterceptionHook<ReferenceHost>] = BuiltInHooks.standard()
@@ -128,7 +130,8 @@ extension Tracker {
                 exposures.resume()
             })
             capture.observe(host.addRunLoopObserver { exposures.update() })
-            trackAppStart(resumingFromBackground: false)
+            // The app starts once: capture enabled again after disable() is no launch.
+            if claimLaunch() { trackAppStart(resumingFromBackground: false) }
         }
         for hook in hooks { capture.add(try hook.install(on: host, context: capture.context)) }
         return capture

@@ -33,12 +33,13 @@ struct SendActionHookTests {
         try fixture.install(hook)
         let button = try fixture.makeBuyButton()
         button.customElementID = "buy-primary"
-        button.customProperties = ["campaign": "winter", "$element_content": "Buy (custom)"]
+        button.customProperties = ["campaign": "winter", "$element_content": "Buy (custom)", "$screen_name": "Fake"]
         try fixture.host.driver.tap(button)
         let click = try #require(fixture.sink.interactions.first)
         #expect(click.element?.properties["$element_id"] == "buy-primary")
         #expect(click.element?.properties["campaign"] == "winter")
-        #expect(click.element?.properties["$element_content"] == "Buy (custom)", "the app's value wins over the collected one")
+        #expect(click.element?.properties["$element_content"] != "Buy (custom)", "the SDK's $ properties keep the collected value")
+        #expect(click.element?.properties["$screen_name"] == nil, "a custom property never stands in for the screen's")
     }
 
     @Test("an element the app marked ignored is counted as filtered, and its original still runs", arguments: strategies)

@@ -120,8 +120,31 @@ struct AutomaticCaptureTests {
         app.log.clear()
         try host.driver.tap(button)
         tracker.waitUntilQueued()
-        #expect(collected.names == ["$AppStart", "$AppStart", "$AppViewScreen", "$AppClick"])
+        #expect(collected.names == ["$AppStart", "$AppViewScreen", "$AppClick"], "re-enabling is no cold start")
         #expect(app.log.count(.buy) == 1)
+        tracker.shutdown()
+    }
+
+    @Test("a screen shown before disable() is recorded when it returns after enabling again; no second $AppStart")
+    func reenableKeepsScreens() throws {
+        let directory = temporaryDirectory("reenable-screens")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collected = Collected()
+        let tracker = try makeTracker(directory, collected)
+        let host = try ReferenceHost()
+        let capture = try tracker.enableAutoTrack(on: host)
+        let (app, _) = try makeApp(host)
+        try capture.disable()
+        let settings = try host.makeController("SettingsViewController", title: "Settings")
+        try host.driver.push(settings, on: app.navigation)
+        try tracker.enableAutoTrack(on: host)
+        try host.driver.pop(app.navigation)
+        try host.driver.push(try host.makeController("SettingsViewController", title: "Settings"), on: app.navigation)
+        tracker.waitUntilQueued()
+        let screens = collected.events.withLock { $0.filter { $0.name == .appViewScreen }.map { $0.properties["$screen_name"] } }
+        #expect(collected.names.filter { $0 == "$AppStart" }.count == 1, "\(collected.names)")
+        #expect(screens == [.string(app.listScreen.realClass.name), .string(app.listScreen.realClass.name), "SettingsViewController"],
+                "the list screen shown before disabling is recorded on its return")
         tracker.shutdown()
     }
 }

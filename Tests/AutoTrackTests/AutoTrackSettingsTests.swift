@@ -114,6 +114,25 @@ struct AutoTrackSettingsTests {
         #expect(tracker.diagnostics.ignoredBySettings == 4)
     }
 
+    @Test("a document changes the keys it holds and says which; {} changes nothing")
+    func documentsSayWhatTheyChange() throws {
+        let directory = temporaryDirectory("settings-patch")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tracker, _) = try makeCollectingTracker(directory)
+        var changed = try tracker.loadAutoTrackSettings(json: Array(#"{"event_types": ["$AppClick"], "ignored_screens": ["DebugViewController"]}"#.utf8))
+        #expect(changed == [.eventTypes, .ignoredScreens])
+        let configured = tracker.autoTrackSettings
+        changed = try tracker.loadAutoTrackSettings(json: Array("{}".utf8))
+        #expect(changed.isEmpty)
+        #expect(tracker.autoTrackSettings == configured, "{} resets nothing")
+        changed = try tracker.loadAutoTrackSettings(json: Array(#"{"exposure_duration": 2}"#.utf8))
+        #expect(changed == [.exposure])
+        #expect(tracker.autoTrackSettings.eventTypes == [.appClick], "keys left out keep their value")
+        #expect(tracker.autoTrackSettings.ignoredScreenTypes == ["DebugViewController"])
+        #expect(tracker.autoTrackSettings.exposure.minimumDuration == .seconds(2))
+        #expect(try tracker.loadAutoTrackSettings(json: Array(#"{"exposure_duration": 2}"#.utf8)).isEmpty, "the same value changes nothing")
+    }
+
     @Test("an invalid document leaves the settings in force unchanged")
     func invalidKeepsPrevious() throws {
         let directory = temporaryDirectory("settings-invalid")

@@ -174,8 +174,48 @@ extension AutoTrackSettings {
         ]
     }
 
-    /// Reads a settings document (see ``AutoTrackSettings``).
+    /// Reads a complete settings document (see ``AutoTrackSettings``): a key it
+    /// leaves out takes its default.
     public init(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
+        self = try AutoTrackSettings().applying(json: bytes)
+    }
+
+    /// One setting a document may change.
+    public enum Setting: String, Hashable, Sendable, CaseIterable {
+        /// `event_types`.
+        case eventTypes = "event_types"
+        /// `ignored_screens`.
+        case ignoredScreens = "ignored_screens"
+        /// `ignored_element_types`.
+        case ignoredElementTypes = "ignored_element_types"
+        /// `ignored_element_ids`.
+        case ignoredElementIDs = "ignored_element_ids"
+        /// The exposure options (`exposure_visible_ratio`, `exposure_duration`,
+        /// `exposure_repeats`).
+        case exposure
+    }
+
+    /// The settings that differ between these and `other`.
+    public func differences(from other: AutoTrackSettings) -> Set<Setting> {
+        var changed = Set<Setting>()
+        if eventTypes != other.eventTypes { changed.insert(.eventTypes) }
+        if ignoredScreenTypes != other.ignoredScreenTypes { changed.insert(.ignoredScreens) }
+        if ignoredElementTypes != other.ignoredElementTypes { changed.insert(.ignoredElementTypes) }
+        if ignoredElementIDs != other.ignoredElementIDs { changed.insert(.ignoredElementIDs) }
+        if exposure != other.exposure { changed.insert(.exposure) }
+        return changed
+    }
+
+    /// These settings with the keys `bytes` holds applied, and no others: a document
+    /// says what it changes, and `{}` changes nothing. An exposure key left out keeps
+    /// its value here.
+    public func applying(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) -> AutoTrackSettings {
+        var updated = self
+        try updated.apply(json: bytes)
+        return updated
+    }
+
+    private mutating func apply(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
         let document: JSONValue
         do { document = try JSONParser(maximumDepth: 8).parse(bytes) } catch { throw .syntax(error) }
         guard case .object(let members) = document else { throw .notAnObject(found: document.typeName) }
@@ -188,7 +228,6 @@ extension AutoTrackSettings {
             guard case .integer(let number) = version else { throw .wrongType(key: Key.version, expected: "an integer", found: version.typeName) }
             guard number == 1 else { throw .unsupportedVersion(String(number)) }
         }
-        self.init()
         if let names = try Self.strings(document, Key.eventTypes) {
             var types: AutomaticEventTypes = []
             for name in names {
@@ -197,21 +236,21 @@ extension AutoTrackSettings {
             }
             eventTypes = types
         }
-        ignoredScreenTypes = Set(try Self.strings(document, Key.ignoredScreens) ?? [])
-        ignoredElementTypes = Set(try Self.strings(document, Key.ignoredElementTypes) ?? [])
-        ignoredElementIDs = Set(try Self.strings(document, Key.ignoredElementIDs) ?? [])
-        let ratio = try Self.number(document, Key.exposureVisibleRatio) ?? ExposureOptions.standard.minimumVisibleRatio
+        if let names = try Self.strings(document, Key.ignoredScreens) { ignoredScreenTypes = Set(names) }
+        if let names = try Self.strings(document, Key.ignoredElementTypes) { ignoredElementTypes = Set(names) }
+        if let ids = try Self.strings(document, Key.ignoredElementIDs) { ignoredElementIDs = Set(ids) }
+        let ratio = try Self.number(document, Key.exposureVisibleRatio) ?? exposure.minimumVisibleRatio
         let seconds = try Self.number(document, Key.exposureDuration)
         if let seconds, !(seconds >= 0 && seconds <= Self.maximumExposureSeconds) {
             throw .outOfRange(key: Key.exposureDuration, found: "\(seconds)", allowed: "0…\(Int(Self.maximumExposureSeconds)) seconds")
         }
-        var repeats = ExposureOptions.standard.repeats
+        var repeats = exposure.repeats
         if let value = document[Key.exposureRepeats] {
             guard case .bool(let flag) = value else { throw .wrongType(key: Key.exposureRepeats, expected: "true or false", found: value.typeName) }
             repeats = flag
         }
         // Whole microseconds: no rounding surprise for "1.5".
-        let duration = seconds.map { Duration.microseconds(Int64(($0 * 1_000_000).rounded())) } ?? ExposureOptions.standard.minimumDuration
+        let duration = seconds.map { Duration.microseconds(Int64(($0 * 1_000_000).rounded())) } ?? exposure.minimumDuration
         do {
             exposure = try ExposureOptions(minimumVisibleRatio: ratio, minimumDuration: duration, repeats: repeats)
         } catch {

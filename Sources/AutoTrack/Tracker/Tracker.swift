@@ -86,6 +86,8 @@ public final class Tracker: Sendable {
         var releasedContexts = InterceptionDiagnostics()
         /// Whether an automatic flush is queued on the sender.
         var automaticFlushQueued = false
+        /// Whether a host recorded the app's launch already (``Tracker/claimLaunch()``).
+        var launchClaimed = false
         /// Whether ``Tracker/shutdown()`` closed the queue: nothing is sent any more.
         var isQueueClosed = false
         /// The monotonic instant of the session's `$AppStart`.

@@ -82,7 +82,11 @@ public struct ElementProperties: Sendable {
         properties["$element_path"] = .string(identity.path)
         properties["$element_id"] = .string(element.customElementID ?? identity.id)
         let custom = element.customProperties
-        if !custom.isEmpty { properties.merge(custom) }
+        if !custom.isEmpty {
+            // The app's properties add to the click; `$` names are the SDK's — screen,
+            // element, control and library properties — and keep the collected value.
+            for (key, value) in custom where !key.hasPrefix("$") { properties[key] = value }
+        }
     }
 }
 

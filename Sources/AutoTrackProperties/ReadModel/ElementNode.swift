@@ -180,8 +180,9 @@ public protocol ElementNode: AnyObject {
     /// An element id the app assigned (Sensors' `sensorsdata_viewID`): used as
     /// `$element_id` instead of the path hash.
     var customElementID: String? { get }
-    /// Properties the app attached to this element, added to its clicks (over the
-    /// collected ones).
+    /// Properties the app attached to this element, added to its clicks. Names that
+    /// begin with `$` belong to the SDK (`$screen_name`, `$element_content`, …): such a
+    /// key here is left out, and the collected value stands.
     var customProperties: Properties { get }
     /// Whether the app asked automatic capture to leave this very element alone
     /// (`sensorsdata_ignoreView`).

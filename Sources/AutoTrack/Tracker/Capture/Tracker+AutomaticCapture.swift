@@ -50,12 +50,18 @@ extension Tracker {
         set { state.withLock { $0.settings = newValue } }
     }
 
-    /// Replaces the automatic-capture settings with those of a JSON document (see
-    /// ``AutoTrackSettings``). A document that is not valid leaves the settings in
-    /// force unchanged and is reported as a typed error.
-    public func loadAutoTrackSettings(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
-        let settings = try AutoTrackSettings(json: bytes)
-        autoTrackSettings = settings
+    /// Applies a JSON settings document (see ``AutoTrackSettings``) to the settings in
+    /// force: the keys it holds change, the others stay — `{}` changes nothing, it never
+    /// resets silently. Returns the settings that changed. A document that is not valid
+    /// leaves the settings in force unchanged and is reported as a typed error.
+    @discardableResult
+    public func loadAutoTrackSettings(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) -> Set<AutoTrackSettings.Setting> {
+        let bytes = Array(bytes)
+        return try state.withLock { (state) throws(AutoTrackSettingsError) -> Set<AutoTrackSettings.Setting> in
+            let updated = try state.settings.applying(json: bytes)
+            defer { state.settings = updated }
+            return updated.differences(from: state.settings)
+        }
     }
 
     /// Tracks `$AppStart` (with `$resume_from_background`) and starts the session whose
@@ -78,6 +84,15 @@ extension Tracker {
             "$resume_from_background": .bool(resumed), "$app_state": .string(passively ? "background" : "foreground"),
         ]
         submit(Submission(time: time, monotonic: monotonic, context: callContext(), content: .lifecycle(.appStart, properties)))
+    }
+
+    /// Whether this is the first call: the launch is this tracker's to record, once.
+    /// For hosts that enable and disable capture at run time.
+    package func claimLaunch() -> Bool {
+        state.withLock { state in
+            defer { state.launchClaimed = true }
+            return !state.launchClaimed
+        }
     }
 
     /// Tracks `$AppEnd` with the session's `$event_duration` in seconds, measured on
