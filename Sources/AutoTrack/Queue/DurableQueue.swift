@@ -310,6 +310,18 @@ public final class DurableQueue: Sendable {
         return (records, unreadable)
     }
 
+    /// Removes every pending record unsent (consent was withdrawn); returns how many.
+    package func removeAllPending() throws(QueueError) -> Int {
+        try state.withLock { (state: inout State) throws(QueueError) -> Int in
+            let removed = state.entries.count - state.headIndex
+            guard removed > 0 else { return 0 }
+            state.headIndex = state.entries.count
+            state.pendingBytes = 0
+            try consume(&state)
+            return removed
+        }
+    }
+
     /// Removes `records` — which must be the oldest pending ones, as handed out by
     /// ``peek(_:)`` — after the transport confirmed them.
     public func remove(_ records: [Record]) throws(QueueError) {

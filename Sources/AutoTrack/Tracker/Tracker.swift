@@ -86,6 +86,8 @@ public final class Tracker: Sendable {
         var releasedContexts = InterceptionDiagnostics()
         /// Whether an automatic flush is queued on the sender.
         var automaticFlushQueued = false
+        /// The consent in force.
+        var consent: TrackingConsent = .granted
         /// Whether a host recorded the app's launch already (``Tracker/claimLaunch()``).
         var launchClaimed = false
         /// Whether ``Tracker/shutdown()`` closed the queue: nothing is sent any more.
@@ -131,6 +133,8 @@ public final class Tracker: Sendable {
         let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
         var initial = State(context: CallContext(identity: .anonymous(anonymous), superProperties: [:]), settings: configuration.autoTrackSettings)
         initial.diagnostics.sanitized.add(presetRepairs)
+        initial.consent = Self.storedConsent(in: configuration.storeDirectory) ?? configuration.initialConsent
+        handOff.setRefusing(initial.consent == .denied)
         state = Locked(initial)
         worker.setSpecific(key: workerKey, value: true)
         sender.setSpecific(key: senderKey, value: true)

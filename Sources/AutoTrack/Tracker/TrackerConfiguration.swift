@@ -80,6 +80,10 @@ public struct TrackerConfiguration: Sendable {
     /// in ``TrackerDiagnostics/waitsForRoom``. Sending never holds the worker up: it
     /// runs on a thread of its own.
     public var maximumPendingEvents: Int
+    /// The consent when none is stored yet (a first launch): ``TrackingConsent/granted``
+    /// by default; ``TrackingConsent/pending`` for an app that asks first. Once
+    /// ``Tracker/setConsent(_:)`` was called, the stored consent wins.
+    public var initialConsent: TrackingConsent
     /// The most events kept in memory while the store refuses them (a full disk, a
     /// directory that cannot be written); they are written, in order, when it
     /// recovers. Past it the oldest are dropped and counted in
@@ -111,7 +115,8 @@ public struct TrackerConfiguration: Sendable {
         eventObserver: (@Sendable (Event) -> Void)? = nil,
         maximumPendingEvents: Int = 10_000,
         maximumWaitForRoom: Duration = .seconds(2),
-        maximumUnstoredEvents: Int = 10_000
+        maximumUnstoredEvents: Int = 10_000,
+        initialConsent: TrackingConsent = .granted
     ) {
         self.storeDirectory = storeDirectory
         self.device = device
@@ -130,5 +135,6 @@ public struct TrackerConfiguration: Sendable {
         self.maximumPendingEvents = max(1, maximumPendingEvents)
         self.maximumWaitForRoom = max(.zero, maximumWaitForRoom)
         self.maximumUnstoredEvents = max(0, maximumUnstoredEvents)
+        self.initialConsent = initialConsent
     }
 }

@@ -29,6 +29,11 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     /// Events the store refused (a full or read-only disk), held in memory now to be
     /// written when it recovers; not yet in ``queued``.
     public var awaitingStore = 0
+    /// Events not recorded because tracking consent was denied (`track` threw
+    /// ``TrackingError/consentDenied``; automatic events were counted here).
+    public var refusedByConsent = 0
+    /// Stored events removed unsent when consent was denied.
+    public var purgedByConsent = 0
     /// Queue reads or removals during a flush that failed (the events stay queued and
     /// are sent again by a later flush); counted, never swallowed.
     public var flushFailures = 0

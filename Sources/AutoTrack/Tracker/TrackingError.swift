@@ -14,6 +14,8 @@ public enum TrackingError: Error, Hashable, Sendable, CustomStringConvertible {
     case droppedWhileBusy(waited: Duration)
     /// ``Tracker/shutdown()`` was called before: the tracker takes no more events.
     case shutDown
+    /// Tracking consent is denied (``Tracker/setConsent(_:)``): nothing is recorded.
+    case consentDenied
 
     /// What happened, for a log line.
     public var description: String {
@@ -21,6 +23,7 @@ public enum TrackingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalid(let error): error.description
         case .droppedWhileBusy(let waited): "dropped: the tracker's worker made no room within \(waited)"
         case .shutDown: "the tracker is shut down"
+        case .consentDenied: "tracking consent is denied"
         }
     }
 

@@ -18,6 +18,8 @@ extension Tracker {
         /// flush could not wait for itself: it runs once the current work is done, and
         /// this report is empty.
         public var postponed = false
+        /// Consent is pending: nothing was sent, the events stay queued.
+        public var heldForConsent = false
     }
 
     /// Stores what was handed over, then sends everything queued, batch by batch, and
@@ -63,7 +65,9 @@ extension Tracker {
     /// closed. Sender thread only.
     @discardableResult
     func flushOnSender() -> FlushReport {
-        guard !state.withLock({ $0.isQueueClosed }) else { return FlushReport() }
+        let (closed, consent) = state.withLock { ($0.isQueueClosed, $0.consent) }
+        guard !closed else { return FlushReport() }
+        guard consent == .granted else { return FlushReport(heldForConsent: consent == .pending) }
         let (report, failures) = delivery.deliverQueued()
         state.withLock {
             $0.diagnostics.delivered += report.delivered

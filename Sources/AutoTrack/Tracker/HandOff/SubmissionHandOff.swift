@@ -46,6 +46,8 @@ final class SubmissionHandOff: Sendable {
         case full
         /// Not handed over: the tracker is shut down.
         case closed
+        /// Not handed over: tracking consent is denied.
+        case refused
     }
 
     private struct State {
@@ -68,6 +70,8 @@ final class SubmissionHandOff: Sendable {
         var waits = HandOffWaits()
         /// Whether the tracker is shut down: nothing is taken any more.
         var isClosed = false
+        /// Whether consent is denied: nothing is taken while it is.
+        var isRefusing = false
     }
 
     private let state = Locked(State())
@@ -101,6 +105,7 @@ final class SubmissionHandOff: Sendable {
     /// Appends `submission` when the buffer holds fewer than `capacity`.
     private static func append(_ submission: Submission, to state: inout State, capacity: Int) -> Wake {
         guard !state.isClosed else { return .closed }
+        guard !state.isRefusing else { return .refused }
         guard state.submissions.count < capacity else { return .full }
         state.submissions.append(submission)
         let schedules = !state.drainScheduled
@@ -204,6 +209,15 @@ final class SubmissionHandOff: Sendable {
     /// told at once.
     func close() {
         state.withLock { $0.isClosed = true }
+        room.lock()
+        room.broadcast()
+        room.unlock()
+    }
+
+    /// Refuses submissions while `refusing` (consent denied); callers waiting for room
+    /// are told at once.
+    func setRefusing(_ refusing: Bool) {
+        state.withLock { $0.isRefusing = refusing }
         room.lock()
         room.broadcast()
         room.unlock()

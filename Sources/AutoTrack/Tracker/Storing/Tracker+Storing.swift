@@ -30,6 +30,9 @@ extension Tracker {
         case .closed:
             state.withLock { $0.diagnostics.storeFailures += 1 }
             return .shutDown
+        case .refused:
+            state.withLock { $0.diagnostics.refusedByConsent += 1 }
+            return .consentDenied
         }
         return nil
     }

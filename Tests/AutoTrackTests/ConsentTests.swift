@@ -1,0 +1,76 @@
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackInterception
+import AutoTrackTesting
+import Foundation
+import Testing
+
+/// Consent: granted, pending (kept, not sent) and denied (nothing recorded, the queue
+/// purged, the identity reset), switched at run time and persisted.
+@Suite("Tracking consent")
+struct ConsentTests {
+    @Test("pending: events are recorded and kept on disk, not sent; granted, they go out")
+    func pendingThenGranted() throws {
+        let directory = temporaryDirectory("consent-pending")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let memory = try InMemoryTracker(storeDirectory: directory) { $0.initialConsent = .pending }
+        let tracker = memory.tracker
+        #expect(tracker.consent == .pending)
+        for index in 0..<3 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+        let held = tracker.flush()
+        #expect(held.heldForConsent && held.delivered == 0)
+        #expect(memory.transport.events.isEmpty, "nothing left the process")
+        #expect(tracker.queue.statistics.pendingRecords == 3, "kept on disk")
+        tracker.setConsent(.granted)
+        tracker.flush()
+        #expect(tracker.diagnostics.delivered == 3, "granting sends what was kept (by itself or at the next flush)")
+        #expect(memory.transport.events.map(\.name.rawValue) == ["view", "view", "view"])
+        tracker.shutdown()
+    }
+
+    @Test("denied: the queue is purged, the identity reset, and nothing more is recorded — code or automatic")
+    func denied() throws {
+        let directory = temporaryDirectory("consent-denied")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let memory = try InMemoryTracker(storeDirectory: directory) { $0.initialConsent = .pending }
+        let tracker = memory.tracker
+        try tracker.login("user-42")
+        let anonymous = tracker.identity.anonymousID
+        try tracker.track("before")
+        try tracker.track("before")
+        tracker.setConsent(.denied)
+        #expect(tracker.queue.statistics.pendingRecords == 0, "purged")
+        #expect(tracker.diagnostics.purgedByConsent == 2)
+        #expect(tracker.identity.loginID == nil, "logged out")
+        #expect(tracker.identity.anonymousID != anonymous, "a new anonymous id")
+        #expect(throws: TrackingError.consentDenied) { try tracker.track("after") }
+        let context = tracker.makeInteractionContext()
+        MiniHost.Reporter(context: context).shown(MiniHost.Page("ListPage", title: "List"))
+        tracker.trackAppStart(resumingFromBackground: true)
+        tracker.waitUntilQueued()
+        #expect(tracker.queue.statistics.pendingRecords == 0, "nothing recorded while denied")
+        #expect(tracker.diagnostics.refusedByConsent == 3)
+        #expect(tracker.flush().delivered == 0)
+        #expect(memory.transport.events.isEmpty, "nothing was ever sent")
+        tracker.shutdown()
+    }
+
+    @Test("the consent is persisted: a new tracker on the store starts with it, whatever its initial consent says")
+    func persisted() throws {
+        let directory = temporaryDirectory("consent-persisted")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try InMemoryTracker(storeDirectory: directory)
+        first.tracker.setConsent(.denied)
+        first.tracker.shutdown()
+        let second = try InMemoryTracker(storeDirectory: directory) { $0.initialConsent = .granted }
+        #expect(second.tracker.consent == .denied)
+        #expect(throws: TrackingError.consentDenied) { try second.tracker.track("after") }
+        second.tracker.setConsent(.granted)
+        try second.tracker.track("again")
+        #expect(second.tracker.flush().delivered == 1)
+        second.tracker.shutdown()
+        let third = try InMemoryTracker(storeDirectory: directory) { $0.initialConsent = .pending }
+        #expect(third.tracker.consent == .granted)
+        third.tracker.shutdown()
+    }
+}
