@@ -216,7 +216,7 @@ extension ElementExposureMonitor.State {
 
 /// One exposure due: what the tracker turns into its event.
 struct ElementExposure: Sendable {
-    let element: ElementSnapshot
+    var element: ElementSnapshot
     let screen: ScreenSnapshot?
     let properties: Properties
     let eventName: EventName

@@ -2,6 +2,7 @@
 public import AutoTrackEvents
 /// AutoTrackProperties: `ElementNode` appears in this file's public API.
 public import AutoTrackProperties
+import AutoTrackLocking
 
 // MARK: Tracking from the app's code
 
@@ -51,6 +52,7 @@ extension Tracker {
         collected.merge(ElementProperties(pathStyle: configuration.pathStyle, typeConvention: configuration.elementTypeConvention)
             .collect(for: element))
         collected.merge(ControlAttributes.collect(for: element))
+        state.withLock { $0.settings.elementText }.apply(to: &collected, elementMasked: ElementPrivacy.marks(of: element).textMasked)
         try submitOrThrow(Submission(now: configuration.clock, context: callContext(),
                                      content: .manualClick(collected, properties: checked, repairs: report)))
     }

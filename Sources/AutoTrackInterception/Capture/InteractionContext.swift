@@ -163,9 +163,11 @@ public final class InteractionContext: Sendable {
         properties.reserveCapacity(12)
         elementCollector.collect(for: element, screen: nil, into: &properties)
         ControlAttributes.collect(for: element, action: action, searchText: searchText, into: &properties)
+        let marks = ElementPrivacy.marks(of: element)
         return ElementSnapshot(
             typeName: element.typeName, typeHierarchy: element.typeHierarchy, role: element.role,
-            accessibilityIdentifier: element.accessibilityIdentifier, properties: properties, isIgnored: element.isIgnoredByAutoTrack)
+            accessibilityIdentifier: element.accessibilityIdentifier, properties: properties, isIgnored: marks.ignored,
+            isTextMasked: marks.textMasked)
     }
 
     /// A snapshot of `screen` now.

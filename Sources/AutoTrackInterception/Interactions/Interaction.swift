@@ -17,13 +17,16 @@ public struct ElementSnapshot: Hashable, Sendable {
     /// `$element_type`, `$element_content`, `$element_position`, `$element_path`,
     /// `$element_id` and the control attributes, in that order.
     public var properties: Properties
-    /// Whether the app asked automatic capture to leave this element alone.
+    /// Whether the app asked automatic capture to leave this element alone (it, or a
+    /// view above it for its descendants).
     public var isIgnored: Bool
+    /// Whether the element or a view above it asks for its text to be masked.
+    public var isTextMasked: Bool
 
     /// Creates a snapshot.
     public init(
         typeName: String, typeHierarchy: [String], role: ElementRole, accessibilityIdentifier: String?, properties: Properties,
-        isIgnored: Bool = false
+        isIgnored: Bool = false, isTextMasked: Bool = false
     ) {
         self.typeName = typeName
         self.typeHierarchy = typeHierarchy
@@ -31,6 +34,7 @@ public struct ElementSnapshot: Hashable, Sendable {
         self.accessibilityIdentifier = accessibilityIdentifier
         self.properties = properties
         self.isIgnored = isIgnored
+        self.isTextMasked = isTextMasked
     }
 }
 

@@ -79,6 +79,10 @@ public final class Element: ElementNode {
     public var customProperties: Properties = [:]
     /// Whether automatic capture leaves this element alone.
     public var isIgnoredByAutoTrack = false
+    /// Whether automatic capture leaves every element below this one alone.
+    public var ignoresDescendants = false
+    /// Whether the text of this element and of every element below it is masked.
+    public var masksText = false
     /// A parent pointer that bypasses the tree, for modelling a custom host whose
     /// parent links can form a cycle. When set, it is reported as the parent.
     public weak var parentOverride: Element? { didSet { Self.hierarchyVersion.bump() } }

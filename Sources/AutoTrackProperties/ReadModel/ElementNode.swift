@@ -187,6 +187,13 @@ public protocol ElementNode: AnyObject {
     /// Whether the app asked automatic capture to leave this very element alone
     /// (`sensorsdata_ignoreView`).
     var isIgnoredByAutoTrack: Bool { get }
+    /// Whether the app asked automatic capture to leave every element below this one
+    /// alone (its children and theirs). With ``isIgnoredByAutoTrack`` it ignores the
+    /// element, its children, or both.
+    var ignoresDescendants: Bool { get }
+    /// Whether the text of this element and every element below it is masked in
+    /// automatic events (see ``ElementTextPolicy``), whatever the capture level.
+    var masksText: Bool { get }
     /// The position of `child` among this element's children that share its type
     /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
     /// default, which scans ``childElements``.
@@ -206,6 +213,10 @@ extension ElementNode {
     public var customProperties: Properties { [:] }
     /// Not ignored.
     public var isIgnoredByAutoTrack: Bool { false }
+    /// Its descendants are not ignored.
+    public var ignoresDescendants: Bool { false }
+    /// Its text is not masked.
+    public var masksText: Bool { false }
     /// `(0, 0)`: the element does not scroll.
     public var boundsOrigin: Point { Point(x: 0, y: 0) }
     /// As the role has it: windows and scrolling containers clip.

@@ -35,6 +35,10 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     public var customProperties: Properties = [:]
     /// Whether automatic capture leaves this view alone (`sensorsdata_ignoreView`).
     public var isIgnoredByAutoTrack = false
+    /// Whether automatic capture leaves every view below this one alone.
+    public var ignoresDescendants = false
+    /// Whether the text of this view and of every view below it is masked.
+    public var masksText = false
     /// A label's text or a text field's text.
     public var text: String?
     /// An image view's image name.

@@ -1,6 +1,7 @@
 /// AutoTrackInterception: `InteractionContext`, `InteractionSink` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackEvents
+import AutoTrackProperties
 import AutoTrackLocking
 
 // MARK: Automatic capture: the seam for hosts
@@ -116,7 +117,9 @@ extension Tracker {
     /// Takes one due exposure from a monitor: the settings decide, the event is built
     /// on the worker with the exposure's time.
     func receive(_ exposure: ElementExposure) {
-        guard let parts = partsIfRecorded({ $0.records(.appElementExposure, element: exposure.element, screen: exposure.screen) }) else { return }
+        guard let (parts, text) = partsIfRecorded({ $0.records(.appElementExposure, element: exposure.element, screen: exposure.screen) }) else { return }
+        var exposure = exposure
+        text.apply(to: &exposure.element)
         submit(Submission(time: exposure.time, monotonic: exposure.monotonic, context: CallContext.make(from: parts), content: .exposure(exposure)))
     }
 
@@ -126,15 +129,18 @@ extension Tracker {
     /// ours, whose pipeline asked them already.
     func receive(_ interaction: Interaction, appliesSettings: Bool) {
         let parts: CallContext.Parts
+        let text: ElementTextPolicy
         if appliesSettings {
             guard let recorded = partsIfRecorded({ $0.records(interaction) }) else {
                 if interaction.point.isScreenView { leaveScreen() }
                 return
             }
-            parts = recorded
+            (parts, text) = recorded
         } else {
-            parts = state.withLock { CallContext.Parts($0) }
+            (parts, text) = state.withLock { (CallContext.Parts($0), $0.settings.elementText) }
         }
+        var interaction = interaction
+        if interaction.element != nil { text.apply(to: &interaction.element!) }
         submit(Submission(
             now: configuration.clock, context: CallContext.make(from: parts), content: .interaction(CapturedInteraction(interaction))))
     }
@@ -160,13 +166,13 @@ extension Tracker {
     /// The call context of an automatic event the settings record, or `nil` (counted in
     /// ``TrackerDiagnostics/ignoredBySettings``) when they do not: the settings check and
     /// the call context share one acquisition of the lock.
-    private func partsIfRecorded(_ records: (AutoTrackSettings) -> Bool) -> CallContext.Parts? {
-        state.withLock { state -> CallContext.Parts? in
+    private func partsIfRecorded(_ records: (AutoTrackSettings) -> Bool) -> (CallContext.Parts, ElementTextPolicy)? {
+        state.withLock { state -> (CallContext.Parts, ElementTextPolicy)? in
             guard records(state.settings) else {
                 state.diagnostics.ignoredBySettings += 1
                 return nil
             }
-            return CallContext.Parts(state)
+            return (CallContext.Parts(state), state.settings.elementText)
         }
     }
 
@@ -174,5 +180,14 @@ extension Tracker {
     static func seconds(_ duration: Duration) -> Double {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         return Double(max(0, milliseconds)) / 1000
+    }
+}
+
+extension ElementTextPolicy {
+    /// Applies the policy to a snapshot's properties, masking whatever the level when
+    /// the element's view asks for it.
+    func apply(to element: inout ElementSnapshot) {
+        guard changesText || element.isTextMasked else { return }
+        apply(to: &element.properties, elementMasked: element.isTextMasked)
     }
 }
