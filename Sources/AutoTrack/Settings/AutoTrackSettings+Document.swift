@@ -56,9 +56,11 @@ extension AutoTrackSettings {
         static let exposureRepeats = "exposure_repeats"
         static let elementText = "element_text"
         static let maskDigitRuns = "mask_digit_runs"
+        static let rageClickCount = "rage_click_count"
+        static let rageClickWindow = "rage_click_window"
         static let all: Set<String> = [
             version, eventTypes, ignoredScreens, ignoredElementTypes, ignoredElementIDs, exposureVisibleRatio, exposureDuration,
-            exposureRepeats, elementText, maskDigitRuns,
+            exposureRepeats, elementText, maskDigitRuns, rageClickCount, rageClickWindow,
         ]
     }
 
@@ -83,6 +85,8 @@ extension AutoTrackSettings {
         case exposure
         /// The element text policy (`element_text`, `mask_digit_runs`).
         case elementText = "element_text"
+        /// The rage-click rule (`rage_click_count`, `rage_click_window`).
+        case rageClicks = "rage_clicks"
     }
 
     /// The settings that differ between these and `other`.
@@ -94,6 +98,7 @@ extension AutoTrackSettings {
         if ignoredElementIDs != other.ignoredElementIDs { changed.insert(.ignoredElementIDs) }
         if exposure != other.exposure { changed.insert(.exposure) }
         if elementText != other.elementText { changed.insert(.elementText) }
+        if rageClicks != other.rageClicks { changed.insert(.rageClicks) }
         return changed
     }
 
@@ -161,6 +166,24 @@ extension AutoTrackSettings {
             }
             elementText.digitRunMask = length == 0 ? nil : Int(length)
         }
+        try applyRageClicks(document)
+    }
+
+    /// `rage_click_count` (2…50) and `rage_click_window` (seconds, up to 10); a key
+    /// left out keeps its value.
+    private mutating func applyRageClicks(_ document: JSONValue) throws(AutoTrackSettingsError) {
+        var clicks = rageClicks.clicks
+        if let value = document[Key.rageClickCount] {
+            guard case .integer(let count) = value else { throw .wrongType(key: Key.rageClickCount, expected: "an integer", found: value.typeName) }
+            guard (2...50).contains(count) else { throw .outOfRange(key: Key.rageClickCount, found: "\(count)", allowed: "2…50 clicks") }
+            clicks = Int(count)
+        }
+        var window = rageClicks.window
+        if let seconds = try Self.number(document, Key.rageClickWindow) {
+            guard seconds > 0, seconds <= 10 else { throw .outOfRange(key: Key.rageClickWindow, found: "\(seconds)", allowed: "more than 0, at most 10 seconds") }
+            window = .microseconds(Int64((seconds * 1_000_000).rounded()))
+        }
+        rageClicks = RageClickRule(clicks: clicks, window: window) ?? rageClicks
     }
 
     /// The longest `exposure_duration`, in seconds: a day.
@@ -215,6 +238,8 @@ extension AutoTrackSettings {
             Key.exposureRepeats: .bool(exposure.repeats),
             Key.elementText: .string(elementText.capture.rawValue),
             Key.maskDigitRuns: .integer(Int64(elementText.digitRunMask ?? 0)),
+            Key.rageClickCount: .integer(Int64(rageClicks.clicks)),
+            Key.rageClickWindow: .number(Double(rageClicks.window.components.seconds) + Double(rageClicks.window.components.attoseconds) / 1e18),
         ]
         return String(decoding: EventJSONEncoder(layout: .pretty).encode(document), as: UTF8.self)
     }

@@ -31,13 +31,17 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     /// ``ElementExposureMonitor``): on in the standard set, since watching an element
     /// is the app's own request.
     public static let appElementExposure = AutomaticEventTypes(rawValue: 1 << 5)
-    /// Every automatic event, page leaves included.
-    public static let all: AutomaticEventTypes = [.standard, .appPageLeave]
+    /// `$AppRageClick`: a burst of clicks on one element (see
+    /// ``AutoTrackSettings/rageClicks``), after the click that completes it. Off by
+    /// default.
+    public static let appRageClick = AutomaticEventTypes(rawValue: 1 << 6)
+    /// Every automatic event, page leaves and rage clicks included.
+    public static let all: AutomaticEventTypes = [.standard, .appPageLeave, .appRageClick]
 
     /// Each single type with its event name, in a fixed order.
     public static let named: [(type: AutomaticEventTypes, name: EventName)] = [
         (.appStart, .appStart), (.appEnd, .appEnd), (.appClick, .appClick), (.appViewScreen, .appViewScreen),
-        (.appPageLeave, .appPageLeave), (.appElementExposure, .appElementExposure),
+        (.appPageLeave, .appPageLeave), (.appElementExposure, .appElementExposure), (.appRageClick, .appRageClick),
     ]
 }
 
@@ -91,12 +95,16 @@ public struct AutoTrackSettings: Hashable, Sendable {
     /// that masks its text (``AutoTrackProperties/ElementNode/masksText``) is masked
     /// whatever this says.
     public var elementText: ElementTextPolicy
+    /// What makes a burst of clicks a rage click, when `$AppRageClick` is recorded.
+    public var rageClicks: RageClickRule
 
     /// Creates settings; the defaults record everything.
     public init(
         eventTypes: AutomaticEventTypes = .standard, ignoredScreenTypes: Set<String> = [], ignoredElementTypes: Set<String> = [],
-        ignoredElementIDs: Set<String> = [], exposure: ExposureOptions = .standard, elementText: ElementTextPolicy = .full
+        ignoredElementIDs: Set<String> = [], exposure: ExposureOptions = .standard, elementText: ElementTextPolicy = .full,
+        rageClicks: RageClickRule = .standard
     ) {
+        self.rageClicks = rageClicks
         self.eventTypes = eventTypes
         self.ignoredScreenTypes = ignoredScreenTypes
         self.ignoredElementTypes = ignoredElementTypes

@@ -41,9 +41,11 @@ public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// An element the app asked to watch was seen: enough of it on screen for long
     /// enough, once per appearance.
     public static let appElementExposure = EventName(preset: "$AppElementExposure")
+    /// A burst of clicks on one element in a short time: a user who expected more.
+    public static let appRageClick = EventName(preset: "$AppRageClick")
 
     /// The preset names of automatic events.
-    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave, .appElementExposure]
+    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave, .appElementExposure, .appRageClick]
 
     /// The raw name.
     public var description: String { rawValue }

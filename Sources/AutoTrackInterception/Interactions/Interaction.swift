@@ -22,12 +22,15 @@ public struct ElementSnapshot: Hashable, Sendable {
     public var isIgnored: Bool
     /// Whether the element or a view above it asks for its text to be masked.
     public var isTextMasked: Bool
+    /// Whether rapid taps are the element's normal use: never a rage click.
+    public var allowsRapidTaps: Bool
 
     /// Creates a snapshot.
     public init(
         typeName: String, typeHierarchy: [String], role: ElementRole, accessibilityIdentifier: String?, properties: Properties,
-        isIgnored: Bool = false, isTextMasked: Bool = false
+        isIgnored: Bool = false, isTextMasked: Bool = false, allowsRapidTaps: Bool = false
     ) {
+        self.allowsRapidTaps = allowsRapidTaps
         self.typeName = typeName
         self.typeHierarchy = typeHierarchy
         self.role = role

@@ -83,6 +83,8 @@ public final class Element: ElementNode {
     public var ignoresDescendants = false
     /// Whether the text of this element and of every element below it is masked.
     public var masksText = false
+    /// Whether rapid taps are this element's normal use (never a rage click).
+    public var allowsRapidTaps = false
     /// A parent pointer that bypasses the tree, for modelling a custom host whose
     /// parent links can form a cycle. When set, it is reported as the parent.
     public weak var parentOverride: Element? { didSet { Self.hierarchyVersion.bump() } }

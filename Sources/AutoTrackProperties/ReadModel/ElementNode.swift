@@ -194,6 +194,9 @@ public protocol ElementNode: AnyObject {
     /// Whether the text of this element and every element below it is masked in
     /// automatic events (see ``ElementTextPolicy``), whatever the capture level.
     var masksText: Bool { get }
+    /// Whether taps in quick succession are this element's normal use (a stepper, a
+    /// keypad key): its clicks never make a rage click.
+    var allowsRapidTaps: Bool { get }
     /// The position of `child` among this element's children that share its type
     /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
     /// default, which scans ``childElements``.
@@ -217,6 +220,8 @@ extension ElementNode {
     public var ignoresDescendants: Bool { false }
     /// Its text is not masked.
     public var masksText: Bool { false }
+    /// Rapid taps on it may be rage.
+    public var allowsRapidTaps: Bool { false }
     /// `(0, 0)`: the element does not scroll.
     public var boundsOrigin: Point { Point(x: 0, y: 0) }
     /// As the role has it: windows and scrolling containers clip.

@@ -39,6 +39,8 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     public var ignoresDescendants = false
     /// Whether the text of this view and of every view below it is masked.
     public var masksText = false
+    /// Whether rapid taps are this view's normal use (never a rage click).
+    public var allowsRapidTaps = false
     /// A label's text or a text field's text.
     public var text: String?
     /// An image view's image name.

@@ -12,6 +12,7 @@ final class EventAssembler: Sendable {
     private let eventIDs: any EventIDGenerator
     private let library: (name: String, version: String, appVersion: String)
     private let history = Locked(ScreenHistory())
+    private let rageClicks = Locked(RageClickDetector())
 
     init(configuration: TrackerConfiguration) {
         rules = configuration.rules
@@ -75,6 +76,23 @@ final class EventAssembler: Sendable {
         var autotrack = closed.properties
         autotrack["event_duration"] = .number(Tracker.seconds(submission.monotonic - closed.since))
         return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
+    }
+
+    /// The `$AppRageClick` that `submission` — a click — completes under `rule`
+    /// (`nil`: not recorded), with the click's screen and element properties and
+    /// `$rage_click_count`. After the click's own event.
+    func rageClick(after submission: Submission, rule: RageClickRule?, repairs: inout SanitizationReport) -> Event? {
+        guard let rule, case .interaction(let interaction) = submission.content else { return nil }
+        if interaction.isScreenView || interaction.allowsRapidTaps {
+            rageClicks.withLock { $0.reset() }
+            return nil
+        }
+        var autotrack = interaction.screenProperties ?? [:]
+        if let element = interaction.elementProperties { autotrack.merge(element) }
+        let key = "\(autotrack["$screen_name"].map { "\($0)" } ?? "")|\(autotrack["$element_id"].map { "\($0)" } ?? "")"
+        guard let count = rageClicks.withLock({ $0.click(on: key, at: submission.monotonic, rule: rule) }) else { return nil }
+        autotrack["$rage_click_count"] = .integer(Int64(count))
+        return event(.appRageClick, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
     }
 
     /// An event of `submission`'s time and caller context, its properties layered — all

@@ -14,12 +14,15 @@ struct CapturedInteraction: Sendable {
     let screenReference: String?
     /// For a screen view: shown again on return from the background.
     let isReturnFromBackground: Bool
+    /// For a click: rapid taps are the element's normal use (never a rage click).
+    let allowsRapidTaps: Bool
 
     init(_ interaction: Interaction) {
         isScreenView = interaction.point.isScreenView
         let screen = interaction.screen
         screenProperties = screen?.properties
         elementProperties = interaction.element?.properties
+        allowsRapidTaps = interaction.element?.allowsRapidTaps ?? false
         if isScreenView {
             screenReference = screen.map { screen in
                 if case .string(let url)? = screen.properties["$url"] { return url }

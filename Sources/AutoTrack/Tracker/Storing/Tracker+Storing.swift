@@ -73,7 +73,10 @@ extension Tracker {
         if delayed { scheduleDelayedDrain() }
         var repairs = SanitizationReport()
         var oversized = 0
-        let recordsPageLeave = state.withLock { $0.settings.eventTypes.contains(.appPageLeave) }
+        let (recordsPageLeave, rageRule) = state.withLock { state in
+            (state.settings.eventTypes.contains(.appPageLeave),
+             state.settings.eventTypes.contains(.appRageClick) ? state.settings.rageClicks : nil)
+        }
         // Events are built without the presets, which the encoder writes as encoded
         // once (and the members after the properties, once per identity in a batch),
         // straight into the buffer that is written to the queue; the observer sees them
@@ -87,6 +90,7 @@ extension Tracker {
             let leave = assembler.pageLeave(closedBy: submission, recorded: recordsPageLeave, repairs: &repairs)
             store(leave, into: &records, tails: &tails, oversized: &oversized)
             store(assembler.event(for: submission, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
+            store(assembler.rageClick(after: submission, rule: rageRule, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
         }
         let sizes = records.payloadSizes
         let outcome = records.withBytes { bytes in storeInOrder(bytes, payloadSizes: sizes) }
