@@ -74,7 +74,7 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
 /// errors, so a typo never silently turns a setting off. `exposure_visible_ratio` is in
 /// 0…1; `exposure_duration` is in seconds, 0…86 400 (a negative one, however small, is
 /// refused); each ignore list holds at most 10 000 names or ids of 1…1024 UTF-8 bytes.
-/// `element_text` is `full`, `masked` or `none` (see ``AutoTrackProperties/ElementTextPolicy``);
+/// `element_text` is `full`, `masked` or `none` (see `ElementTextPolicy`);
 /// `mask_digit_runs` masks runs of that many digits or more (2…64; 0 turns it off).
 public struct AutoTrackSettings: Hashable, Sendable {
     /// The automatic events recorded.
@@ -92,7 +92,7 @@ public struct AutoTrackSettings: Hashable, Sendable {
     /// their own (see ``ElementExposureMonitor``).
     public var exposure: ExposureOptions
     /// How much of an element's text automatic events carry (full by default); a view
-    /// that masks its text (``AutoTrackProperties/ElementNode/masksText``) is masked
+    /// that masks its text (`ElementNode.masksText`) is masked
     /// whatever this says.
     public var elementText: ElementTextPolicy
     /// What makes a burst of clicks a rage click, when `$AppRageClick` is recorded.

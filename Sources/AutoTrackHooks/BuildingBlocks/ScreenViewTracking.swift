@@ -35,6 +35,10 @@ public enum ScreenViewTracking {
         Implementation(name) { message throws(RuntimeError) in
             try interceptor.forward(original: { () throws(RuntimeError) in try original.body(message) }, then: { result in
                 ReferenceHostCapture.noteDisappeared(message.receiver)
+                // Its page time ends (a tracker resumes the page seen again).
+                if interceptor.isRecording, let controller = message.receiver as? ViewControllerObject {
+                    interceptor.context.screenDisappeared(controller)
+                }
                 return result
             })
         }

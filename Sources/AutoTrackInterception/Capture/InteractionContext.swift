@@ -172,7 +172,16 @@ public final class InteractionContext: Sendable {
 
     /// A snapshot of `screen` now.
     public func snapshot(of screen: any ScreenNode) -> ScreenSnapshot {
-        ScreenSnapshot(typeName: screen.typeName, typeHierarchy: screen.typeHierarchy, properties: ScreenProperties.collect(for: screen))
+        ScreenSnapshot(
+            typeName: screen.typeName, typeHierarchy: screen.typeHierarchy, properties: ScreenProperties.collect(for: screen),
+            presentation: screen.presentation, instance: ObjectIdentifier(screen))
+    }
+
+    /// Tells the sink that `screen` disappeared, so its page time ends — unless
+    /// tracking is off or the screen is excluded (it has no page).
+    public func screenDisappeared(_ screen: any ScreenNode) {
+        guard isEnabled, !excludes(screen: screen) else { return }
+        sink.receiveScreenDisappearance(snapshot(of: screen))
     }
 
     // MARK: Emitting

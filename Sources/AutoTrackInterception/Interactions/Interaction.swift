@@ -49,12 +49,22 @@ public struct ScreenSnapshot: Hashable, Sendable {
     public var typeHierarchy: [String]
     /// `$screen_name`, `$title`, `$url`, `$referrer` and the screen's own properties.
     public var properties: Properties
+    /// How the screen is shown.
+    public var presentation: ScreenPresentation
+    /// Which screen object it is, to match its disappearance with its page; `nil`
+    /// when unknown.
+    public var instance: ObjectIdentifier?
 
     /// Creates a snapshot.
-    public init(typeName: String, typeHierarchy: [String], properties: Properties) {
+    public init(
+        typeName: String, typeHierarchy: [String], properties: Properties, presentation: ScreenPresentation = .fullScreen,
+        instance: ObjectIdentifier? = nil
+    ) {
         self.typeName = typeName
         self.typeHierarchy = typeHierarchy
         self.properties = properties
+        self.presentation = presentation
+        self.instance = instance
     }
 }
 
@@ -218,9 +228,15 @@ public protocol InteractionSink: AnyObject, Sendable {
     /// for it, but the screen shown before it has been left (a tracker ends that
     /// screen's page time here). Called where ``receive(_:)`` would have been.
     func receiveExcludedScreenView(_ interaction: Interaction)
+
+    /// Told that a screen disappeared (`viewDidDisappear:`): a tracker ends its page
+    /// time here and resumes the page of the screen seen again.
+    func receiveScreenDisappearance(_ screen: ScreenSnapshot)
 }
 
 extension InteractionSink {
     /// Nothing: a sink that keeps no page time ignores excluded screen views.
     public func receiveExcludedScreenView(_ interaction: Interaction) {}
+    /// Nothing: a sink that keeps no page time ignores disappearances.
+    public func receiveScreenDisappearance(_ screen: ScreenSnapshot) {}
 }

@@ -292,6 +292,9 @@ public protocol ScreenNode: AnyObject {
     /// The screen's own tracking information, if it provides any (ARCHITECTURE.md,
     /// “Screen tracking protocol”).
     var screenTracking: ScreenTracking? { get }
+    /// How the screen is shown: the presentation style of the presented screen it
+    /// belongs to, or ``ScreenPresentation/fullScreen``.
+    var presentation: ScreenPresentation { get }
 }
 
 extension ScreenNode {
@@ -305,6 +308,8 @@ extension ScreenNode {
     public var childScreens: [any ScreenNode] { [] }
     /// No custom tracking.
     public var screenTracking: ScreenTracking? { nil }
+    /// Full screen.
+    public var presentation: ScreenPresentation { .fullScreen }
 }
 
 /// What a screen says about itself for tracking: a page name and a title to use

@@ -173,7 +173,9 @@ public struct Transitions {
         _ = presented.view
         presenting.presentedController = presented
         presented.presentingController = presenting
-        let coversPresenter = presented.kind != .alert
+        // UIKit calls the presenter's appearance methods for full-screen presentations
+        // only: not for sheets (iOS 13 and later), over-full-screen, popovers or alerts.
+        let coversPresenter = presented.modalPresentationStyle.presenterDisappears
         if coversPresenter { try willDisappear(presenting, animated: animated) }
         try willAppear(presented, animated: animated)
         if presented.kind == .alert { buildAlertView(presented) }
@@ -186,7 +188,7 @@ public struct Transitions {
         // Dismissing a presenter dismisses what it presented.
         let presented = controller.presentedController ?? controller
         guard let presenting = presented.presentingController else { return }
-        let coversPresenter = presented.kind != .alert
+        let coversPresenter = presented.modalPresentationStyle.presenterDisappears
         try willDisappear(presented, animated: animated)
         if coversPresenter { try willAppear(presenting, animated: animated) }
         presented.view.removeFromSuperview()

@@ -63,6 +63,9 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public internal(set) var presentedController: ViewControllerObject?
     /// The controller that presented this one (weak).
     public internal(set) weak var presentingController: ViewControllerObject?
+    /// How the controller is shown when presented (`modalPresentationStyle`):
+    /// full screen by default, an alert for alert controllers. Set before presenting.
+    public var modalPresentationStyle: ScreenPresentation = .fullScreen
     /// Tabs: the selected index. Pages: the current page.
     public internal(set) var selectedIndex = 0
     /// Whether the controller's view is on screen (between did-appear and
@@ -78,6 +81,7 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
 
     init(host: ReferenceHost, class cls: RuntimeClass, kind: ControllerKind) {
         self.kind = kind
+        if kind == .alert { modalPresentationStyle = .alert }
         super.init(host: host, class: cls)
     }
 
@@ -147,4 +151,16 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public var parentScreen: (any ScreenNode)? { parent ?? presentingController }
     /// The children.
     public var childScreens: [any ScreenNode] { children }
+    /// The presentation style of the presented controller this one is in (itself or
+    /// a container above it), or full screen when none was presented.
+    public var presentation: ScreenPresentation {
+        var current: ViewControllerObject? = self
+        var steps = 0
+        while let controller = current, steps < 64 {
+            if controller.presentingController != nil { return controller.modalPresentationStyle }
+            current = controller.parent
+            steps += 1
+        }
+        return .fullScreen
+    }
 }

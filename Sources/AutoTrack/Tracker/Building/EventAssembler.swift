@@ -35,7 +35,7 @@ final class EventAssembler: Sendable {
             repairs.add(report)
         case .lifecycle(let eventName, let properties):
             (name, method, autotrack) = (eventName, .autoTrack, properties)
-        case .leftScreen:
+        case .leftScreen, .screenDisappeared:
             return nil
         case .exposure(let exposure):
             (name, method, caller) = (exposure.eventName, .autoTrack, exposure.properties)
@@ -50,8 +50,11 @@ final class EventAssembler: Sendable {
                 let isReturn = interaction.isReturnFromBackground
                 let referrer = history.withLock { $0.referrer(ofScreenView: current, returningFromBackground: isReturn) }
                 if let referrer { autotrack["$referrer"] = .string(referrer) }
-                let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.monotonic)
-                history.withLock { $0.openPage = page }
+                if interaction.presentation.isPage {
+                    let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.monotonic, instance: interaction.screenInstance)
+                    history.withLock { $0.openPage = page }
+                }
+                guard interaction.recordsScreenView else { return nil }
             } else {
                 name = .appClick
                 if let element = interaction.elementProperties { autotrack.merge(element) }
@@ -60,19 +63,15 @@ final class EventAssembler: Sendable {
         return event(name, method: method, autotrack: autotrack, caller: caller, for: submission, repairs: &repairs)
     }
 
-    /// The `$AppPageLeave` of the screen shown, when `submission` leaves it — another
-    /// screen view, or the app going to the background — with `event_duration` in
-    /// seconds since its screen view (on the monotonic clock); `nil` when no screen is shown or page leaves are
-    /// not `recorded` (the page is closed all the same). Before `submission`'s own event.
+    /// The `$AppPageLeave` of the page `submission` closes (see
+    /// ``ScreenHistory/pageClosed(by:at:)``: a screen view, a screen presented over it,
+    /// its disappearance, the app going to the background), with `event_duration` in
+    /// seconds since it opened or resumed, on the monotonic clock; `nil` when no page
+    /// closes or page leaves are not `recorded` (the page closes all the same). Before
+    /// `submission`'s own event.
     func pageLeave(closedBy submission: Submission, recorded: Bool, repairs: inout SanitizationReport) -> Event? {
-        switch submission.content {
-        case .interaction(let interaction) where interaction.isScreenView: break
-        case .lifecycle(let name, _) where name == .appEnd: break
-        case .leftScreen: break
-        default: return nil
-        }
         // Not counted when off: no interaction was captured and dropped.
-        guard let closed = history.withLock({ history in history.openPage.take() }), recorded else { return nil }
+        guard let closed = history.withLock({ $0.pageClosed(by: submission.content, at: submission.monotonic) }), recorded else { return nil }
         var autotrack = closed.properties
         autotrack["event_duration"] = .number(Tracker.seconds(submission.monotonic - closed.since))
         return event(.appPageLeave, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)

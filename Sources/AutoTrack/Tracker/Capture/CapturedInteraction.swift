@@ -1,5 +1,6 @@
 import AutoTrackEvents
 import AutoTrackInterception
+import AutoTrackProperties
 
 /// What the worker needs of an interaction: its screen's and element's properties, and
 /// for a screen view what the referrer chain reads. The interaction itself — its
@@ -16,9 +17,18 @@ struct CapturedInteraction: Sendable {
     let isReturnFromBackground: Bool
     /// For a click: rapid taps are the element's normal use (never a rage click).
     let allowsRapidTaps: Bool
+    /// For a screen view: how the screen is shown, and which screen object it is.
+    let presentation: ScreenPresentation
+    let screenInstance: ObjectIdentifier?
+    /// For a screen view: whether its `$AppViewScreen` is recorded (`false`: only its
+    /// page time is kept, `$AppPageLeave` being on and `$AppViewScreen` off).
+    let recordsScreenView: Bool
 
-    init(_ interaction: Interaction) {
+    init(_ interaction: Interaction, recordsScreenView: Bool = true) {
         isScreenView = interaction.point.isScreenView
+        presentation = interaction.screen?.presentation ?? .fullScreen
+        screenInstance = interaction.screen?.instance
+        self.recordsScreenView = recordsScreenView
         let screen = interaction.screen
         screenProperties = screen?.properties
         elementProperties = interaction.element?.properties
@@ -55,9 +65,15 @@ final class TrackerInteractionSink: InteractionSink {
         tracker.receive(interaction, appliesSettings: appliesSettings)
     }
 
-    /// The screen shown before has been left: its `$AppPageLeave` is due.
+    /// A screen view the context dropped: what it means for page time is the
+    /// tracker's to say.
     func receiveExcludedScreenView(_ interaction: Interaction) {
-        tracker?.leaveScreen()
+        tracker?.excludedScreenView(interaction)
+    }
+
+    /// A screen disappeared: its page time ends.
+    func receiveScreenDisappearance(_ screen: ScreenSnapshot) {
+        tracker?.screenDisappeared(screen)
     }
 }
 

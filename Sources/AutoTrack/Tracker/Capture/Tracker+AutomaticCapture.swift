@@ -132,7 +132,7 @@ extension Tracker {
         let text: ElementTextPolicy
         if appliesSettings {
             guard let recorded = partsIfRecorded({ $0.records(interaction) }) else {
-                if interaction.point.isScreenView { leaveScreen() }
+                if interaction.point.isScreenView { excludedScreenView(interaction) }
                 return
             }
             (parts, text) = recorded
@@ -155,6 +155,31 @@ extension Tracker {
             }
             return true
         }
+    }
+
+    /// A screen view that is not recorded, and what it means for page time: an alert
+    /// changes nothing (the screen under it stays the page); a screen kept out only
+    /// because `$AppViewScreen` is off, with `$AppPageLeave` on, opens its page
+    /// silently; any other (an ignored or system screen) ends the page shown before.
+    func excludedScreenView(_ interaction: Interaction) {
+        guard let screen = interaction.screen, screen.presentation.isPage else { return }
+        let pageOnly = state.withLock { state -> CallContext.Parts? in
+            let settings = state.settings
+            guard settings.eventTypes.contains(.appPageLeave), !settings.eventTypes.contains(.appViewScreen),
+                  !settings.ignoredScreenTypes.containsAny(of: screen.typeHierarchy),
+                  !configuration.exclusions.screenTypes.containsAny(of: screen.typeHierarchy) else { return nil }
+            return CallContext.Parts(state)
+        }
+        guard let pageOnly else { return leaveScreen() }
+        submit(Submission(
+            now: configuration.clock, context: CallContext.make(from: pageOnly),
+            content: .interaction(CapturedInteraction(interaction, recordsScreenView: false))))
+    }
+
+    /// `screen` disappeared: its page ends (with its `$AppPageLeave`) and the page
+    /// under it, if one was paused, resumes.
+    func screenDisappeared(_ screen: ScreenSnapshot) {
+        submit(Submission(now: configuration.clock, context: callContext(), content: .screenDisappeared(screen.instance)))
     }
 
     /// The screen shown was left with no screen view of its own to record: its

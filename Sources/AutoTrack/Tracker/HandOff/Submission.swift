@@ -41,5 +41,8 @@ final class Submission: Sendable {
         /// background with `$AppEnd` off, or a screen the settings ignore appeared — so
         /// its `$AppPageLeave` is due.
         case leftScreen
+        /// A screen disappeared (`viewDidDisappear:`): its page ends, and the page of
+        /// a screen seen again under it resumes.
+        case screenDisappeared(ObjectIdentifier?)
     }
 }
