@@ -40,6 +40,11 @@ let package = Package(
             name: "CAutoTrackChecksum",
             path: "Sources/CAutoTrackChecksum"
         ),
+        // Fatal-signal handlers that write a crash record with async-signal-safe calls.
+        .target(
+            name: "CAutoTrackCrashCapture",
+            path: "Sources/CAutoTrackCrashCapture"
+        ),
         // The one lock of the package: Synchronization's Mutex, or with AUTOTRACK_TSAN
         // defined a pthread mutex ThreadSanitizer models. In no product's interface.
         .target(
@@ -100,7 +105,7 @@ let package = Package(
         // The SDK core: knows no runtime, no host and no hook.
         .target(
             name: "AutoTrack",
-            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum"],
+            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum", "CAutoTrackCrashCapture"],
             swiftSettings: strictSettings
         ),
         // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.

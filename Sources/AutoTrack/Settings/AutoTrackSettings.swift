@@ -8,9 +8,9 @@ public import AutoTrackProperties
 /// The automatic events a tracker records.
 public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     /// The raw bits.
-    public let rawValue: UInt8
+    public let rawValue: UInt16
     /// Creates a set from raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// `$AppStart`.
     public static let appStart = AutomaticEventTypes(rawValue: 1 << 0)
@@ -26,7 +26,9 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     public static let appPageLeave = AutomaticEventTypes(rawValue: 1 << 4)
     /// The default: app start and end, clicks, screen views and exposures of watched
     /// elements.
-    public static let standard: AutomaticEventTypes = [.appStart, .appEnd, .appClick, .appViewScreen, .appElementExposure]
+    public static let standard: AutomaticEventTypes = [
+        .appStart, .appEnd, .appClick, .appViewScreen, .appElementExposure, .appDeeplinkLaunch, .appPushClick,
+    ]
     /// `$AppElementExposure` of the elements the app watches (see
     /// ``ElementExposureMonitor``): on in the standard set, since watching an element
     /// is the app's own request.
@@ -35,13 +37,21 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     /// ``AutoTrackSettings/rageClicks``), after the click that completes it. Off by
     /// default.
     public static let appRageClick = AutomaticEventTypes(rawValue: 1 << 6)
-    /// Every automatic event, page leaves and rage clicks included.
-    public static let all: AutomaticEventTypes = [.standard, .appPageLeave, .appRageClick]
+    /// `$AppInstall`: the first launch of an install (a marker in the store), before
+    /// its `$AppStart`. Off by default, as in Sensors' SDK, where the app asks for it.
+    public static let appInstall = AutomaticEventTypes(rawValue: 1 << 7)
+    /// `$AppDeeplinkLaunch`: the app opened by a link (``Tracker/trackDeepLink(_:)``).
+    public static let appDeeplinkLaunch = AutomaticEventTypes(rawValue: 1 << 8)
+    /// `$AppPushClick`: the app opened from a notification (``Tracker/trackPushOpen(title:content:service:)``).
+    public static let appPushClick = AutomaticEventTypes(rawValue: 1 << 9)
+    /// Every automatic event, page leaves, rage clicks and installs included.
+    public static let all: AutomaticEventTypes = [.standard, .appPageLeave, .appRageClick, .appInstall]
 
     /// Each single type with its event name, in a fixed order.
     public static let named: [(type: AutomaticEventTypes, name: EventName)] = [
         (.appStart, .appStart), (.appEnd, .appEnd), (.appClick, .appClick), (.appViewScreen, .appViewScreen),
         (.appPageLeave, .appPageLeave), (.appElementExposure, .appElementExposure), (.appRageClick, .appRageClick),
+        (.appInstall, .appInstall), (.appDeeplinkLaunch, .appDeeplinkLaunch), (.appPushClick, .appPushClick),
     ]
 }
 

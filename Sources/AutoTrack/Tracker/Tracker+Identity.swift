@@ -77,17 +77,29 @@ final class CallContext: Sendable {
     struct Parts {
         let context: CallContext
         let dynamic: (@Sendable () -> Properties)?
+        /// After a passive launch, until the foreground: events say `$app_state`
+        /// `background`.
+        let isPassiveLaunch: Bool
 
         init(_ state: borrowing Tracker.State) {
             context = state.context
             dynamic = state.dynamicSuperProperties
+            isPassiveLaunch = state.isPassiveLaunch
         }
     }
 
+    /// The properties every event of a passive launch carries (as super properties:
+    /// an event's own `$app_state` wins).
+    static let passiveLaunchProperties: Properties = ["$app_state": "background"]
+
     /// The context of `parts`, with the dynamic super properties asked for now.
     static func make(from parts: Parts) -> CallContext {
-        guard let dynamic = parts.dynamic else { return parts.context }
-        return CallContext(
-            identity: parts.context.identity, superProperties: parts.context.superProperties.merging(dynamic()), superPropertiesAreChecked: false)
+        let base = parts.isPassiveLaunch
+            ? CallContext(
+                identity: parts.context.identity, superProperties: passiveLaunchProperties.merging(parts.context.superProperties),
+                superPropertiesAreChecked: parts.context.superPropertiesAreChecked)
+            : parts.context
+        guard let dynamic = parts.dynamic else { return base }
+        return CallContext(identity: base.identity, superProperties: base.superProperties.merging(dynamic()), superPropertiesAreChecked: false)
     }
 }

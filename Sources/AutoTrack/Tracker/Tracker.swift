@@ -88,6 +88,12 @@ public final class Tracker: Sendable {
         var automaticFlushQueued = false
         /// The consent in force.
         var consent: TrackingConsent = .granted
+        /// Whether `$AppInstall` was tracked in this run.
+        var installTracked = false
+        /// Whether the app runs after a passive launch (in the background, nobody
+        /// looking): every event says `$app_state` `background` until it comes to the
+        /// foreground.
+        var isPassiveLaunch = false
         /// Whether a host recorded the app's launch already (``Tracker/claimLaunch()``).
         var launchClaimed = false
         /// Whether ``Tracker/shutdown()`` closed the queue: nothing is sent any more.
@@ -138,6 +144,10 @@ public final class Tracker: Sendable {
         state = Locked(initial)
         worker.setSpecific(key: workerKey, value: true)
         sender.setSpecific(key: senderKey, value: true)
+        if configuration.capturesCrashes {
+            deliverRecordedCrashes()
+            installCrashCapture()
+        }
         startTimer()
     }
 

@@ -80,6 +80,12 @@ public struct TrackerConfiguration: Sendable {
     /// in ``TrackerDiagnostics/waitsForRoom``. Sending never holds the worker up: it
     /// runs on a thread of its own.
     public var maximumPendingEvents: Int
+    /// Whether fatal signals are captured: a crash record is written durably before
+    /// the process dies and tracked as `AppCrashed` (with `app_crashed_reason`) on the
+    /// next launch, and ``Tracker/recordFatalError(_:)`` records a host's uncaught
+    /// errors. Off by default: it installs process-wide signal handlers (chained to
+    /// those installed before).
+    public var capturesCrashes: Bool
     /// The consent when none is stored yet (a first launch): ``TrackingConsent/granted``
     /// by default; ``TrackingConsent/pending`` for an app that asks first. Once
     /// ``Tracker/setConsent(_:)`` was called, the stored consent wins.
@@ -116,8 +122,10 @@ public struct TrackerConfiguration: Sendable {
         maximumPendingEvents: Int = 10_000,
         maximumWaitForRoom: Duration = .seconds(2),
         maximumUnstoredEvents: Int = 10_000,
-        initialConsent: TrackingConsent = .granted
+        initialConsent: TrackingConsent = .granted,
+        capturesCrashes: Bool = false
     ) {
+        self.capturesCrashes = capturesCrashes
         self.storeDirectory = storeDirectory
         self.device = device
         self.transport = transport ?? .localFile(storeDirectory.appendingPathComponent("events.ndjson"))

@@ -34,6 +34,8 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var refusedByConsent = 0
     /// Stored events removed unsent when consent was denied.
     public var purgedByConsent = 0
+    /// Crashes of earlier runs tracked as `AppCrashed` at this start.
+    public var crashesDelivered = 0
     /// Queue reads or removals during a flush that failed (the events stay queued and
     /// are sent again by a later flush); counted, never swallowed.
     public var flushFailures = 0

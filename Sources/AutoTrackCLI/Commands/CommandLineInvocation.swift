@@ -26,6 +26,7 @@ enum CommandLineInvocation {
     case mirroredCatalog(MirroredCatalogCommand)
     case queueWriter(QueueWriterCommand)
     case trackStress(TrackStressCommand)
+    case crashChild(CrashChildCommand)
     case explore(ExploreCommand)
     case exploreWorker(ExploreWorkerCommand)
     case inspect(InspectCommand)
@@ -139,6 +140,13 @@ enum CommandLineInvocation {
                 throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")
             }
             self = .oracleWorker(OracleWorkerCommand(programs: programs, seed: seed, crashSeed: values.value(Options.crashSeed)))
+        case "crash-child":
+            typealias Options = CrashChildCommand.Options
+            guard let directory = values.value(Options.directory), let name = values.value(Options.crash),
+                  let crash = CrashChildCommand.Crash(rawValue: name) else {
+                throw UsageError(message: "'crash-child' needs --dir DIR and --crash \(CrashChildCommand.Crash.allCases.map(\.rawValue).joined(separator: "|"))")
+            }
+            self = .crashChild(CrashChildCommand(directory: directory, crash: crash))
         case "queue-writer":
             typealias Options = QueueWriterCommand.Options
             guard let directory = values.value(Options.directory), let count = values.value(Options.count) else {
@@ -188,6 +196,8 @@ enum CommandLineInvocation {
         case .queueWriter(let command):
             return try command.run()
         case .trackStress(let command):
+            return try command.run()
+        case .crashChild(let command):
             return try command.run()
         case .inspect(let command):
             return try command.run()

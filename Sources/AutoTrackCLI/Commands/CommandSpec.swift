@@ -91,6 +91,10 @@ struct CommandSpec: Sendable {
             example: "swift run -c release autotrack oracle --programs 100000"),
         CommandSpec(name: "version", summary: "Print the library version.", options: [], example: "swift run autotrack version"),
         CommandSpec(
+            name: "crash-child", summary: "Test helper: track an event with crash capture on, then crash.",
+            options: CrashChildCommand.Options.all,
+            example: "autotrack crash-child --dir /tmp/c --crash segv", isHidden: true),
+        CommandSpec(
             name: "queue-writer", summary: "Test helper: append numbered records until killed.",
             options: QueueWriterCommand.Options.all,
             example: "autotrack queue-writer --dir /tmp/q --count 1000", isHidden: true),

@@ -43,9 +43,16 @@ public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let appElementExposure = EventName(preset: "$AppElementExposure")
     /// A burst of clicks on one element in a short time: a user who expected more.
     public static let appRageClick = EventName(preset: "$AppRageClick")
+    /// The first launch of an install.
+    public static let appInstall = EventName(preset: "$AppInstall")
+    /// The app opened by a link.
+    public static let appDeeplinkLaunch = EventName(preset: "$AppDeeplinkLaunch")
+    /// The app opened from a push notification.
+    public static let appPushClick = EventName(preset: "$AppPushClick")
 
     /// The preset names of automatic events.
-    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave, .appElementExposure, .appRageClick]
+    public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave, .appElementExposure, .appRageClick, .appInstall, .appDeeplinkLaunch, .appPushClick,
+    ]
 
     /// The raw name.
     public var description: String { rawValue }

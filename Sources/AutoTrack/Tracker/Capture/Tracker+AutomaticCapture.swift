@@ -76,8 +76,10 @@ extension Tracker {
     public func trackAppStart(resumingFromBackground resumed: Bool, passively: Bool = false) {
         let time = configuration.clock.now()
         let monotonic = configuration.clock.monotonicNow()
+        if !resumed { trackInstallIfFirstLaunch(at: time, monotonic: monotonic) }
         let recorded = state.withLock { state in
             state.sessionStart = monotonic
+            state.isPassiveLaunch = passively
             return state.recordsAutomatic(.appStart)
         }
         guard recorded else { return }

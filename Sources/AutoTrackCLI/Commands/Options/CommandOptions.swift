@@ -138,6 +138,14 @@ extension OracleWorkerCommand {
     }
 }
 
+extension CrashChildCommand {
+    enum Options {
+        static let directory = CommandOption("--dir", .text("DIR"), help: "the store")
+        static let crash = CommandOption("--crash", .text("HOW"), help: "segv, abort, fatal-error or reported")
+        static let all = [directory.declared, crash.declared]
+    }
+}
+
 extension TrackStressCommand {
     enum Options {
         static let directory = CommandOption("--dir", .text("DIR"), help: "the store")

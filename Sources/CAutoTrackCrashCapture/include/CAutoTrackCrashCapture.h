@@ -1,0 +1,17 @@
+#ifndef CAUTOTRACK_CRASH_CAPTURE_H
+#define CAUTOTRACK_CRASH_CAPTURE_H
+
+/// Installs handlers for the fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+/// SIGTRAP): when one arrives, a crash record — a fixed line naming the signal and the
+/// wall-clock time in milliseconds — is written to `descriptor` with write(2) and
+/// made durable with fsync(2), using only async-signal-safe calls, before the
+/// signal's earlier disposition runs (the process still dies as it would have).
+/// `descriptor` must stay open for the life of the process. Returns 0, or -1 when a
+/// handler could not be installed. Calling it again replaces the descriptor.
+int autotrack_crash_capture_install(int descriptor);
+
+/// Writes a crash record for `reason` (an uncaught error a host reports before it
+/// ends the process) the same way. Returns 0, or -1 when the write failed.
+int autotrack_crash_capture_record(const char *reason);
+
+#endif
