@@ -17,6 +17,7 @@ public import AutoTrackRuntime
 /// - `PagesViewController`: a page container with four `PageChildViewController`s;
 /// - `MyTabBarController`: tabs `OrdersViewController` and `ProfileViewController`,
 ///   with a tab bar of `UITabBarButton`s;
+/// - `FilterViewController`: a sheet (`.pageSheet`) with one label;
 /// - an alert with "Cancel" and "OK";
 /// - `MyTableDelegate` and `MySubTableDelegate` (a subclass that calls super), for
 ///   delegate scenarios.
@@ -43,6 +44,8 @@ public final class SampleApp {
     public private(set) var collection: ListViewObject!
     /// The settings screen.
     public private(set) var settingsScreen: ViewControllerObject!
+    /// The filter sheet, presented as a page sheet.
+    public private(set) var filterSheet: ViewControllerObject!
     /// Settings controls.
     public private(set) var notificationsSwitch: ControlObject!
     /// The segmented control.
@@ -117,7 +120,7 @@ public final class SampleApp {
         try define("MyTabBarController", superclass: "UITabBarController") { _ in [] }
         for screen in [
             "ViewController", "CollectionViewController", "SettingsViewController", "PagesViewController", "PageChildViewController",
-            "OrdersViewController", "ProfileViewController",
+            "OrdersViewController", "ProfileViewController", "FilterViewController",
         ] {
             let superclass = screen == "PagesViewController" ? "UIPageViewController" : "UIViewController"
             try define(screen, superclass: superclass) { [unowned self] cls in
@@ -214,6 +217,10 @@ public final class SampleApp {
         root.addSubview(table)
         table.setDelegate(listScreen)
         table.reloadData()
+
+        filterSheet = try host.makeController("FilterViewController", title: "Filter")
+        filterSheet.modalPresentationStyle = .pageSheet
+        filterSheet.view.addSubview(try host.makeLabel("Sort by price"))
 
         collectionScreen = try host.makeController("CollectionViewController", title: "Collection")
         collection = try host.makeList("UICollectionView", content: ListContent(rowsPerSection: [8], cellClass: { _ in "MyCollectionViewCell" }) {

@@ -3,6 +3,7 @@ public import AutoTrack
 import AutoTrackEvents
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import Foundation
 /// AutoTrackSampleApp: `SampleApp` appears in this file's public API.
 public import AutoTrackSampleApp
 
@@ -97,6 +98,31 @@ public enum ScriptedSession {
         Step(description: "go to the background and come back", expectedEvents: ["$AppEnd", "$AppStart", "$AppViewScreen"]) { app, _ in
             app.host.driver.background()
             app.host.driver.foreground()
+        },
+        Step(description: "show the filter sheet and close it (the page under it pauses, then resumes)", expectedEvents: ["$AppViewScreen"]) { app, _ in
+            try app.host.driver.present(app.filterSheet, from: app.navigation)
+            try app.host.driver.dismiss(app.filterSheet)
+        },
+        Step(description: "open a campaign link", expectedEvents: ["$AppDeeplinkLaunch"]) { _, tracker in
+            tracker.trackDeepLink(URL(string: "sampleapp://product/42?utm_source=newsletter&utm_medium=email&utm_campaign=spring")!)
+        },
+        Step(description: "open the app from a notification", expectedEvents: ["$AppPushClick"]) { _, tracker in
+            tracker.trackPushOpen(title: "Sale", content: "20% off shoes today", service: "APNs")
+        },
+        Step(description: "go back to the list (its watched banner and row are seen again) and tap Buy three times at once (a rage click where the settings record them)",
+             expectedEvents: ["$AppViewScreen", "$AppViewScreen", "$AppElementExposure", "$AppElementExposure", "$AppClick", "$AppClick", "$AppClick"]) { app, _ in
+            try app.host.driver.pop(app.navigation)
+            try app.host.driver.pop(app.navigation)
+            let buy = app.table.cell(at: IndexPath(row: 0, section: 0))!.contentView.subviews[1] as! ControlObject
+            for _ in 0..<3 { try app.host.driver.tap(buy) }
+        },
+        Step(description: "deny consent (what was queued is sent first), tap Buy — nothing is recorded — and grant it again",
+             expectedEvents: []) { app, tracker in
+            tracker.flush()
+            tracker.setConsent(.denied)
+            let buy = app.table.cell(at: IndexPath(row: 0, section: 0))!.contentView.subviews[1] as! ControlObject
+            try app.host.driver.tap(buy)
+            tracker.setConsent(.granted)
         },
         Step(description: "check out (an event tracked in code)", expectedEvents: ["checkout"]) { _, tracker in
             try tracker.track("checkout", properties: ["order_id": "A-1001", "amount": 59.9, "items": ["shoes", "socks"]])

@@ -72,6 +72,8 @@ struct DemoCommand {
         let report = tracker.flush()
         tracker.shutdown()
         let diagnostics = tracker.diagnostics
+        print("\n▶ crash a child process with SIGSEGV, then launch again: the crash is delivered")
+        try Self.crashAndRelaunch(store: directory.appendingPathComponent("crash-store"), configuration: configuration)
         print("\n" + Self.summary(tally.withLock { $0 }))
         var inspectLine = "Look at the screens and where the clicks went: swift run autotrack inspect --out DIR --events \(output.path)"
         if writesInspectPage, endpoint == nil {
@@ -93,6 +95,26 @@ struct DemoCommand {
 }
 
 extension DemoCommand {
+    /// Runs `autotrack crash-child` on `store` (it tracks an event, then dies of
+    /// SIGSEGV), then opens a tracker there with crash capture on, as the next launch
+    /// would: it tracks `AppCrashed` and sends it with the event before the crash.
+    static func crashAndRelaunch(store: URL, configuration: TrackerConfiguration) throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["crash-child", "--dir", store.path, "--crash", "segv"]
+        child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        var relaunch = configuration
+        relaunch.storeDirectory = store
+        relaunch.capturesCrashes = true
+        let tracker = try Tracker(configuration: relaunch)
+        tracker.flush()
+        tracker.shutdown()
+    }
+
     /// Events per type and per screen, as a small table.
     static func summary(_ events: [(name: String, screen: String)]) -> String {
         let names = events.reduce(into: [String: Int]()) { $0[$1.name, default: 0] += 1 }.sorted { $0.key < $1.key }
