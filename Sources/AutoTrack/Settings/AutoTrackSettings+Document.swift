@@ -58,9 +58,10 @@ extension AutoTrackSettings {
         static let maskDigitRuns = "mask_digit_runs"
         static let rageClickCount = "rage_click_count"
         static let rageClickWindow = "rage_click_window"
+        static let deadClickTimeout = "dead_click_timeout"
         static let all: Set<String> = [
             version, eventTypes, ignoredScreens, ignoredElementTypes, ignoredElementIDs, exposureVisibleRatio, exposureDuration,
-            exposureRepeats, elementText, maskDigitRuns, rageClickCount, rageClickWindow,
+            exposureRepeats, elementText, maskDigitRuns, rageClickCount, rageClickWindow, deadClickTimeout,
         ]
     }
 
@@ -87,6 +88,8 @@ extension AutoTrackSettings {
         case elementText = "element_text"
         /// The rage-click rule (`rage_click_count`, `rage_click_window`).
         case rageClicks = "rage_clicks"
+        /// `dead_click_timeout`.
+        case deadClickTimeout = "dead_click_timeout"
     }
 
     /// The settings that differ between these and `other`.
@@ -99,6 +102,7 @@ extension AutoTrackSettings {
         if exposure != other.exposure { changed.insert(.exposure) }
         if elementText != other.elementText { changed.insert(.elementText) }
         if rageClicks != other.rageClicks { changed.insert(.rageClicks) }
+        if deadClickTimeout != other.deadClickTimeout { changed.insert(.deadClickTimeout) }
         return changed
     }
 
@@ -184,6 +188,10 @@ extension AutoTrackSettings {
             window = .microseconds(Int64((seconds * 1_000_000).rounded()))
         }
         rageClicks = RageClickRule(clicks: clicks, window: window) ?? rageClicks
+        if let seconds = try Self.number(document, Key.deadClickTimeout) {
+            guard seconds > 0, seconds <= 10 else { throw .outOfRange(key: Key.deadClickTimeout, found: "\(seconds)", allowed: "more than 0, at most 10 seconds") }
+            deadClickTimeout = .microseconds(Int64((seconds * 1_000_000).rounded()))
+        }
     }
 
     /// The longest `exposure_duration`, in seconds: a day.
@@ -240,6 +248,7 @@ extension AutoTrackSettings {
             Key.maskDigitRuns: .integer(Int64(elementText.digitRunMask ?? 0)),
             Key.rageClickCount: .integer(Int64(rageClicks.clicks)),
             Key.rageClickWindow: .number(Double(rageClicks.window.components.seconds) + Double(rageClicks.window.components.attoseconds) / 1e18),
+            Key.deadClickTimeout: .number(Double(deadClickTimeout.components.seconds) + Double(deadClickTimeout.components.attoseconds) / 1e18),
         ]
         return String(decoding: EventJSONEncoder(layout: .pretty).encode(document), as: UTF8.self)
     }

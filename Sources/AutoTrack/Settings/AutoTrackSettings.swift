@@ -44,14 +44,19 @@ public struct AutomaticEventTypes: OptionSet, Hashable, Sendable {
     public static let appDeeplinkLaunch = AutomaticEventTypes(rawValue: 1 << 8)
     /// `$AppPushClick`: the app opened from a notification (``Tracker/trackPushOpen(title:content:service:)``).
     public static let appPushClick = AutomaticEventTypes(rawValue: 1 << 9)
+    /// `$AppDeadClick`: a tap the host reported (``Tracker/noteTap(on:screen:)``) that
+    /// no click or screen view answered within ``AutoTrackSettings/deadClickTimeout``.
+    /// Off by default.
+    public static let appDeadClick = AutomaticEventTypes(rawValue: 1 << 10)
     /// Every automatic event, page leaves, rage clicks and installs included.
-    public static let all: AutomaticEventTypes = [.standard, .appPageLeave, .appRageClick, .appInstall]
+    public static let all: AutomaticEventTypes = [.standard, .appPageLeave, .appRageClick, .appInstall, .appDeadClick]
 
     /// Each single type with its event name, in a fixed order.
     public static let named: [(type: AutomaticEventTypes, name: EventName)] = [
         (.appStart, .appStart), (.appEnd, .appEnd), (.appClick, .appClick), (.appViewScreen, .appViewScreen),
         (.appPageLeave, .appPageLeave), (.appElementExposure, .appElementExposure), (.appRageClick, .appRageClick),
         (.appInstall, .appInstall), (.appDeeplinkLaunch, .appDeeplinkLaunch), (.appPushClick, .appPushClick),
+        (.appDeadClick, .appDeadClick),
     ]
 }
 
@@ -107,6 +112,9 @@ public struct AutoTrackSettings: Hashable, Sendable {
     public var elementText: ElementTextPolicy
     /// What makes a burst of clicks a rage click, when `$AppRageClick` is recorded.
     public var rageClicks: RageClickRule
+    /// How long a reported tap may wait for a click or screen view before it is a
+    /// dead click (when `$AppDeadClick` is recorded): 1 s by default, up to 10 s.
+    public var deadClickTimeout: Duration = .seconds(1)
 
     /// Creates settings; the defaults record everything.
     public init(

@@ -224,7 +224,7 @@ public final class Tracker: Sendable {
     /// returns at once: the worker cannot wait for itself.
     public func waitUntilQueued() {
         guard !isOnWorker else { return }
-        worker.sync { drainSubmissions() }
+        worker.sync { drainSubmissions(expiringTaps: true) }
     }
 
     /// The counters now.

@@ -49,9 +49,12 @@ public struct EventName: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let appDeeplinkLaunch = EventName(preset: "$AppDeeplinkLaunch")
     /// The app opened from a push notification.
     public static let appPushClick = EventName(preset: "$AppPushClick")
+    /// A tap nothing answered (no action, no new screen) in time.
+    public static let appDeadClick = EventName(preset: "$AppDeadClick")
 
     /// The preset names of automatic events.
     public static let presets: [EventName] = [.appClick, .appViewScreen, .appStart, .appEnd, .appPageLeave, .appElementExposure, .appRageClick, .appInstall, .appDeeplinkLaunch, .appPushClick,
+        .appDeadClick,
     ]
 
     /// The raw name.

@@ -167,7 +167,7 @@ public final class InteractionContext: Sendable {
         return ElementSnapshot(
             typeName: element.typeName, typeHierarchy: element.typeHierarchy, role: element.role,
             accessibilityIdentifier: element.accessibilityIdentifier, properties: properties, isIgnored: marks.ignored,
-            isTextMasked: marks.textMasked, allowsRapidTaps: element.allowsRapidTaps)
+            isTextMasked: marks.textMasked, allowsRapidTaps: element.allowsRapidTaps, tapsMayDoNothing: element.tapsMayDoNothing)
     }
 
     /// A snapshot of `screen` now.

@@ -24,12 +24,15 @@ public struct ElementSnapshot: Hashable, Sendable {
     public var isTextMasked: Bool
     /// Whether rapid taps are the element's normal use: never a rage click.
     public var allowsRapidTaps: Bool
+    /// Whether a tap on the element may rightly do nothing: never a dead click.
+    public var tapsMayDoNothing: Bool
 
     /// Creates a snapshot.
     public init(
         typeName: String, typeHierarchy: [String], role: ElementRole, accessibilityIdentifier: String?, properties: Properties,
-        isIgnored: Bool = false, isTextMasked: Bool = false, allowsRapidTaps: Bool = false
+        isIgnored: Bool = false, isTextMasked: Bool = false, allowsRapidTaps: Bool = false, tapsMayDoNothing: Bool = false
     ) {
+        self.tapsMayDoNothing = tapsMayDoNothing
         self.allowsRapidTaps = allowsRapidTaps
         self.typeName = typeName
         self.typeHierarchy = typeHierarchy

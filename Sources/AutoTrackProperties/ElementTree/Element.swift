@@ -85,6 +85,8 @@ public final class Element: ElementNode {
     public var masksText = false
     /// Whether rapid taps are this element's normal use (never a rage click).
     public var allowsRapidTaps = false
+    /// Whether a tap on it may rightly do nothing (never a dead click).
+    public var tapsMayDoNothing = false
     /// A parent pointer that bypasses the tree, for modelling a custom host whose
     /// parent links can form a cycle. When set, it is reported as the parent.
     public weak var parentOverride: Element? { didSet { Self.hierarchyVersion.bump() } }

@@ -197,6 +197,9 @@ public protocol ElementNode: AnyObject {
     /// Whether taps in quick succession are this element's normal use (a stepper, a
     /// keypad key): its clicks never make a rage click.
     var allowsRapidTaps: Bool { get }
+    /// Whether a tap on this element may rightly do nothing (a label a user may tap,
+    /// a decorative view): it is never a dead click.
+    var tapsMayDoNothing: Bool { get }
     /// The position of `child` among this element's children that share its type
     /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
     /// default, which scans ``childElements``.
@@ -222,6 +225,8 @@ extension ElementNode {
     public var masksText: Bool { false }
     /// Rapid taps on it may be rage.
     public var allowsRapidTaps: Bool { false }
+    /// A tap on it that does nothing is a dead click.
+    public var tapsMayDoNothing: Bool { false }
     /// `(0, 0)`: the element does not scroll.
     public var boundsOrigin: Point { Point(x: 0, y: 0) }
     /// As the role has it: windows and scrolling containers clip.

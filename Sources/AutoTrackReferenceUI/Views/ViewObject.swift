@@ -41,6 +41,8 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     public var masksText = false
     /// Whether rapid taps are this view's normal use (never a rage click).
     public var allowsRapidTaps = false
+    /// Whether a tap on it may rightly do nothing (never a dead click).
+    public var tapsMayDoNothing = false
     /// A label's text or a text field's text.
     public var text: String?
     /// An image view's image name.

@@ -13,6 +13,7 @@ final class EventAssembler: Sendable {
     private let library: (name: String, version: String, appVersion: String)
     private let history = Locked(ScreenHistory())
     private let rageClicks = Locked(RageClickDetector())
+    private let deadClicks = Locked(DeadClickDetector())
 
     init(configuration: TrackerConfiguration) {
         rules = configuration.rules
@@ -35,7 +36,7 @@ final class EventAssembler: Sendable {
             repairs.add(report)
         case .lifecycle(let eventName, let properties):
             (name, method, autotrack) = (eventName, .autoTrack, properties)
-        case .leftScreen, .screenDisappeared:
+        case .leftScreen, .screenDisappeared, .tap:
             return nil
         case .exposure(let exposure):
             (name, method, caller) = (exposure.eventName, .autoTrack, exposure.properties)
@@ -93,6 +94,30 @@ final class EventAssembler: Sendable {
         autotrack["$rage_click_count"] = .integer(Int64(count))
         return event(.appRageClick, method: .autoTrack, autotrack: autotrack, caller: [:], for: submission, repairs: &repairs)
     }
+
+    /// The `$AppDeadClick`s due before `submission` — taps whose `timeout` passed
+    /// without an answer — and what `submission` does to the taps waiting: a click or
+    /// screen view answers them, a tap joins them. `timeout` `nil`: not recorded.
+    func deadClicks(before submission: Submission, timeout: Duration?, repairs: inout SanitizationReport) -> [Event] {
+        guard let timeout else { return [] }
+        let due = expiredDeadClicks(at: submission.monotonic, timeout: timeout, repairs: &repairs)
+        switch submission.content {
+        case .interaction: deadClicks.withLock { $0.responded() }
+        case .tap(let properties): deadClicks.withLock { $0.tapped(DeadClickDetector.PendingTap(submission: submission, properties: properties)) }
+        default: break
+        }
+        return due
+    }
+
+    /// The `$AppDeadClick`s of taps whose `timeout` has passed by `now`, at their
+    /// taps' times.
+    func expiredDeadClicks(at now: MonotonicInstant, timeout: Duration, repairs: inout SanitizationReport) -> [Event] {
+        let taps = deadClicks.withLock { $0.expired(at: now, timeout: timeout) }
+        return taps.map { tap in event(.appDeadClick, method: .autoTrack, autotrack: tap.properties, caller: [:], for: tap.submission, repairs: &repairs) }
+    }
+
+    /// Whether taps wait for an answer.
+    var hasPendingTaps: Bool { deadClicks.withLock { !$0.pending.isEmpty } }
 
     /// An event of `submission`'s time and caller context, its properties layered — all
     /// but the presets, which are added as it is stored.

@@ -3,6 +3,7 @@ public import AutoTrackInterception
 import AutoTrackEvents
 import AutoTrackProperties
 import AutoTrackLocking
+import Dispatch
 
 // MARK: Automatic capture: the seam for hosts
 
@@ -216,5 +217,35 @@ extension ElementTextPolicy {
     func apply(to element: inout ElementSnapshot) {
         guard changesText || element.isTextMasked else { return }
         apply(to: &element.properties, elementMasked: element.isTextMasked)
+    }
+}
+
+// MARK: Taps
+
+extension Tracker {
+    /// Reports a tap the host saw — a touch that ended on `element` — so a tap nothing
+    /// answers becomes a dead click: when no click or screen view follows within
+    /// ``AutoTrackSettings/deadClickTimeout``, `$AppDeadClick` is recorded at the tap's
+    /// time with its screen's and element's properties. A host calls it for every tap
+    /// it delivers (UIKit: from `-[UIApplication sendEvent:]` at touch end), before
+    /// the actions it triggers. Elements whose taps may do nothing
+    /// (`tapsMayDoNothing`) and ignored ones are left out; nothing happens unless the
+    /// settings record ``AutomaticEventTypes/appDeadClick``.
+    public func noteTap(on element: ElementSnapshot, screen: ScreenSnapshot?) {
+        guard !element.tapsMayDoNothing, !element.isIgnored else { return }
+        let recorded = state.withLock { state -> (CallContext.Parts, ElementTextPolicy, Duration)? in
+            guard state.settings.records(.appDeadClick, element: element, screen: screen) else { return nil }
+            return (CallContext.Parts(state), state.settings.elementText, state.settings.deadClickTimeout)
+        }
+        guard let (parts, text, timeout) = recorded else { return }
+        var element = element
+        text.apply(to: &element)
+        var properties = screen?.properties ?? [:]
+        properties.merge(element.properties)
+        submit(Submission(now: configuration.clock, context: CallContext.make(from: parts), content: .tap(properties)))
+        // Checked again once the timeout has passed, should nothing else come.
+        let delay = timeout + .milliseconds(10)
+        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+        worker.asyncAfter(deadline: .now() + DispatchTimeInterval.nanoseconds(nanoseconds)) { [weak self] in self?.drainSubmissions(expiringTaps: true) }
     }
 }

@@ -35,7 +35,7 @@ extension Tracker {
             }
             return FlushReport(postponed: true)
         }
-        worker.sync { drainSubmissions() }
+        worker.sync { drainSubmissions(expiringTaps: true) }
         return sender.sync { flushOnSender() }
     }
 

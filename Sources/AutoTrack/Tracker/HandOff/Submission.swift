@@ -44,5 +44,8 @@ final class Submission: Sendable {
         /// A screen disappeared (`viewDidDisappear:`): its page ends, and the page of
         /// a screen seen again under it resumes.
         case screenDisappeared(ObjectIdentifier?)
+        /// A tap the host saw, waiting for a click or screen view to answer it: its
+        /// screen's and element's properties.
+        case tap(Properties)
     }
 }

@@ -65,17 +65,20 @@ extension Tracker {
     /// Builds, sanitises and stores every waiting submission, then asks for a flush
     /// when the batch is full. Worker thread only. A `delayed` drain that found events
     /// comes back after the delay by itself (see ``SubmissionHandOff/take(delayed:)``).
-    /// Batches the store refused before are written first, in order.
-    func drainSubmissions(delayed: Bool = false) {
+    /// Batches the store refused before are written first, in order. With
+    /// `expiringTaps`, taps that waited past the dead-click timeout by now become
+    /// dead clicks after the batch.
+    func drainSubmissions(delayed: Bool = false, expiringTaps: Bool = false) {
         if unstored.withLock({ $0.events }) > 0 { retryUnstored() }
         let submissions = handOff.take(delayed: delayed)
-        guard !submissions.isEmpty else { return }
-        if delayed { scheduleDelayedDrain() }
+        guard !submissions.isEmpty || (expiringTaps && assembler.hasPendingTaps) else { return }
+        if delayed, !submissions.isEmpty { scheduleDelayedDrain() }
         var repairs = SanitizationReport()
         var oversized = 0
-        let (recordsPageLeave, rageRule) = state.withLock { state in
+        let (recordsPageLeave, rageRule, deadTimeout) = state.withLock { state in
             (state.settings.eventTypes.contains(.appPageLeave),
-             state.settings.eventTypes.contains(.appRageClick) ? state.settings.rageClicks : nil)
+             state.settings.eventTypes.contains(.appRageClick) ? state.settings.rageClicks : nil,
+             state.settings.eventTypes.contains(.appDeadClick) ? state.settings.deadClickTimeout : nil)
         }
         // Events are built without the presets, which the encoder writes as encoded
         // once (and the members after the properties, once per identity in a batch),
@@ -87,10 +90,22 @@ extension Tracker {
         for submission in submissions {
             // One call context, one identity; the library differs only in its method.
             tails?.identitySource = submission.context
+            // Dead clicks carry their taps' identities: tails matched by value.
+            tails?.identitySource = nil
+            for dead in assembler.deadClicks(before: submission, timeout: deadTimeout, repairs: &repairs) {
+                store(dead, into: &records, tails: &tails, oversized: &oversized)
+            }
+            tails?.identitySource = submission.context
             let leave = assembler.pageLeave(closedBy: submission, recorded: recordsPageLeave, repairs: &repairs)
             store(leave, into: &records, tails: &tails, oversized: &oversized)
             store(assembler.event(for: submission, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
             store(assembler.rageClick(after: submission, rule: rageRule, repairs: &repairs), into: &records, tails: &tails, oversized: &oversized)
+        }
+        if expiringTaps, let deadTimeout {
+            tails?.identitySource = nil
+            for dead in assembler.expiredDeadClicks(at: configuration.clock.monotonicNow(), timeout: deadTimeout, repairs: &repairs) {
+                store(dead, into: &records, tails: &tails, oversized: &oversized)
+            }
         }
         let sizes = records.payloadSizes
         let outcome = records.withBytes { bytes in storeInOrder(bytes, payloadSizes: sizes) }

@@ -1,0 +1,106 @@
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackInterception
+import AutoTrackProperties
+import AutoTrackTesting
+import Foundation
+import Testing
+
+/// `$AppDeadClick`: a tap the host reported that no click or screen view answered in
+/// time, on a manual clock.
+@Suite("Dead clicks")
+struct DeadClickTests {
+    final class Fixture {
+        let memory: InMemoryTracker
+        let context: InteractionContext
+        let screen = Screen("ProductViewController", title: "Product")
+        let photo = Element("UIImageView", role: .image, frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let buy = Element("UIButton", role: .button, text: "Buy")
+        let caption = Element("UILabel", role: .label, text: "Blue shoes")
+
+        init(settings: AutoTrackSettings = Fixture.recording()) throws {
+            memory = try InMemoryTracker { $0.autoTrackSettings = settings }
+            context = memory.tracker.makeInteractionContext()
+            for element in [photo, buy, caption] { screen.rootView.addChild(element) }
+            caption.tapsMayDoNothing = true
+        }
+
+        static func recording(timeout: Duration = .seconds(1)) -> AutoTrackSettings {
+            var settings = AutoTrackSettings()
+            settings.eventTypes.insert(.appDeadClick)
+            settings.deadClickTimeout = timeout
+            return settings
+        }
+
+        /// A touch ending on `element`, as the host reports it.
+        func touch(_ element: Element) {
+            memory.tracker.noteTap(on: context.snapshot(of: element), screen: context.snapshot(of: screen))
+        }
+
+        /// The click the touch triggers.
+        func click(_ element: Element) {
+            context.emit(Interaction(
+                point: .sendAction, element: context.snapshot(of: element), screen: context.snapshot(of: screen),
+                details: InteractionDetails(actionName: "tapped:"), capturedBy: "test"))
+        }
+
+        var names: [String] {
+            memory.tracker.waitUntilQueued()
+            return memory.eventNames
+        }
+    }
+
+    @Test("a tap with no answer within the timeout is a dead click, at the tap's time; one answered by a click is not")
+    func deadAndAnswered() throws {
+        let fixture = try Fixture()
+        fixture.touch(fixture.buy)
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick"])
+        let tapTime = fixture.memory.clock.now()
+        fixture.touch(fixture.photo)
+        fixture.memory.clock.advance(by: 999)
+        #expect(fixture.names == ["$AppClick"], "not yet: 999 ms of 1 s")
+        fixture.memory.clock.advance(by: 2)
+        #expect(fixture.names == ["$AppClick", "$AppDeadClick"])
+        let dead = try #require(fixture.memory.events.last)
+        #expect(dead.time == tapTime)
+        #expect(dead.properties["$element_type"] == "UIImageView")
+        #expect(dead.properties["$screen_name"] == "ProductViewController")
+        fixture.memory.close()
+    }
+
+    @Test("a view whose taps may do nothing, and settings without dead clicks, give none; the timeout comes from the document")
+    func optOuts() throws {
+        let fixture = try Fixture()
+        fixture.touch(fixture.caption)
+        fixture.memory.clock.advance(by: 5_000)
+        #expect(fixture.names.isEmpty)
+        fixture.memory.close()
+        let off = try Fixture(settings: AutoTrackSettings())
+        off.touch(off.photo)
+        off.memory.clock.advance(by: 5_000)
+        #expect(off.names.isEmpty)
+        off.memory.close()
+        let settings = try AutoTrackSettings(json: Array(#"{"event_types": ["$AppClick", "$AppDeadClick"], "dead_click_timeout": 0.25}"#.utf8))
+        #expect(settings.deadClickTimeout == .milliseconds(250))
+        let quick = try Fixture(settings: settings)
+        quick.touch(quick.photo)
+        quick.memory.clock.advance(by: 300)
+        #expect(quick.names == ["$AppDeadClick"])
+        quick.memory.close()
+        #expect(throws: AutoTrackSettingsError.self) { try AutoTrackSettings(json: Array(#"{"dead_click_timeout": 11}"#.utf8)) }
+    }
+
+    @Test("a wall clock moved forward an hour makes no dead click of a tap answered in time")
+    func wallClock() throws {
+        let fixture = try Fixture()
+        fixture.touch(fixture.buy)
+        fixture.memory.clock.jumpWallClock(by: 3_600_000)
+        fixture.memory.clock.advance(by: 100)
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 5_000)
+        #expect(fixture.names == ["$AppClick"])
+        fixture.memory.close()
+    }
+}
