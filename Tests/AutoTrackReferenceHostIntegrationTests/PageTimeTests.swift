@@ -24,7 +24,7 @@ struct PageTimeTests {
             host = try ReferenceHost()
             try memory.tracker.enableAutoTrack(on: host)
             app = try SampleApp(host: host)
-            for screen in ["FilterViewController", "LoginViewController"] { try host.defineClass(screen, superclass: "UIViewController") }
+            try host.defineClass("LoginViewController", superclass: "UIViewController")
             try app.launch()
         }
 
@@ -67,7 +67,7 @@ struct PageTimeTests {
     func sheet(style: ScreenPresentation) throws {
         let session = try Session()
         session.wait(2)
-        let sheet = try session.host.makeController("FilterViewController", title: "Filter")
+        let sheet = session.app.filterSheet!
         sheet.modalPresentationStyle = style
         try session.host.driver.present(sheet, from: session.app.listScreen)
         session.wait(2)
