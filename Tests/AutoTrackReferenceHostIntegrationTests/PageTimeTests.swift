@@ -79,6 +79,22 @@ struct PageTimeTests {
                 "UIKit sends the presenter no viewDidAppear after a sheet: no second screen view")
     }
 
+    @Test("a sheet across the background: its page ends and comes back with the app; the page under it still resumes after")
+    func sheetAcrossTheBackground() throws {
+        let session = try Session()
+        session.wait(2)
+        try session.host.driver.present(session.app.filterSheet, from: session.app.listScreen)
+        session.wait(1)
+        session.host.driver.background()
+        session.wait(30)
+        session.host.driver.foreground()
+        session.wait(1)
+        try session.host.driver.dismiss(session.app.filterSheet)
+        session.wait(3)
+        try session.host.driver.push(try session.host.makeController("SettingsViewController", title: "Settings"), on: session.app.navigation)
+        #expect(Self.describe(session.leaves) == ["ViewController 2.0", "FilterViewController 1.0", "FilterViewController 1.0", "ViewController 3.0"])
+    }
+
     @Test("a full-screen presentation ends the presenter's page; dismissed, the presenter appears again with a page of its own")
     func fullScreen() throws {
         let session = try Session()

@@ -53,7 +53,12 @@ final class EventAssembler: Sendable {
                 if let referrer { autotrack["$referrer"] = .string(referrer) }
                 if interaction.presentation.isPage {
                     let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.monotonic, instance: interaction.screenInstance)
-                    history.withLock { $0.openPage = page }
+                    history.withLock { history in
+                        // A screen shown again is open, not paused (it came back by
+                        // another way, as after the background).
+                        if let instance = page.instance { history.pausedPages.removeAll { $0.instance == instance } }
+                        history.openPage = page
+                    }
                 }
                 guard interaction.recordsScreenView else { return nil }
             } else {
