@@ -89,7 +89,12 @@ struct LifecycleEventsTests {
         if crash == "reported" {
             #expect(child.terminationReason == .exit && child.terminationStatus == 70)
         } else {
+            #if AUTOTRACK_TSAN
+            // ThreadSanitizer takes fatal signals over and exits with its own status.
+            #expect(child.terminationStatus != 0, "the process still dies")
+            #else
             #expect(child.terminationReason == .uncaughtSignal, "the process still dies of its signal")
+            #endif
         }
         let relaunch = try InMemoryTracker(storeDirectory: directory) { $0.capturesCrashes = true }
         relaunch.tracker.flush()
