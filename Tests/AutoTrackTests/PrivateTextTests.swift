@@ -83,6 +83,17 @@ struct PrivateTextTests {
         #expect(events.last?.properties["$element_content"] == "Pay 120 EUR")
     }
 
+    @Test("a mask set after a first click applies to the next: cached marks follow the hierarchy's version")
+    func maskSetLater() throws {
+        let page = Page()
+        let before = try Self.clicks(page, settings: AutoTrackSettings())
+        page.cell.masksText = true
+        let after = try Self.clicks(page, settings: AutoTrackSettings())
+        #expect(before.first?.properties["$element_content"] == "Alice Example-Card 4111 1111 1111 1111")
+        #expect(after.first?.properties["$element_content"] == "***** ************ **** **** **** ****")
+        #expect(after.first?.properties["$element_id"] == before.first?.properties["$element_id"])
+    }
+
     @Test("digit runs of the configured length are masked in full capture; shorter ones stay")
     func digitRuns() throws {
         var settings = AutoTrackSettings()

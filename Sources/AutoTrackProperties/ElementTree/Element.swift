@@ -78,11 +78,11 @@ public final class Element: ElementNode {
     /// Properties the app attached to this element's clicks.
     public var customProperties: Properties = [:]
     /// Whether automatic capture leaves this element alone.
-    public var isIgnoredByAutoTrack = false
+    public var isIgnoredByAutoTrack = false { didSet { Self.hierarchyVersion.bump() } }
     /// Whether automatic capture leaves every element below this one alone.
-    public var ignoresDescendants = false
+    public var ignoresDescendants = false { didSet { Self.hierarchyVersion.bump() } }
     /// Whether the text of this element and of every element below it is masked.
-    public var masksText = false
+    public var masksText = false { didSet { Self.hierarchyVersion.bump() } }
     /// Whether rapid taps are this element's normal use (never a rage click).
     public var allowsRapidTaps = false
     /// Whether a tap on it may rightly do nothing (never a dead click).

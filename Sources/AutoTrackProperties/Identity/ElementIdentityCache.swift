@@ -70,6 +70,8 @@ public final class ElementIdentityCache {
     public let version: HierarchyVersion
     private var entries: [Entry] = []
     private var placement: Placement?
+    /// The privacy marks found at a version (``ElementPrivacy/marks(of:)``).
+    private var privacyMarks: (version: UInt64, ignored: Bool, textMasked: Bool)?
 
     private struct Entry {
         let style: ViewPathStyle
@@ -125,6 +127,17 @@ public final class ElementIdentityCache {
     public func removeAll() {
         entries.removeAll()
         placement = nil
+        privacyMarks = nil
+    }
+
+    /// The privacy marks of the element and the views above it, worked out by
+    /// `compute` once per version of the hierarchy (a mark set on a view bumps it).
+    public func privacyMarks(_ compute: () -> (ignored: Bool, textMasked: Bool)) -> (ignored: Bool, textMasked: Bool) {
+        let now = version.current
+        if let cached = privacyMarks, cached.version == now { return (cached.ignored, cached.textMasked) }
+        let marks = compute()
+        privacyMarks = (now, marks.ignored, marks.textMasked)
+        return marks
     }
 
     /// Where the element sits, as the walks up the tree found it at a version. The

@@ -96,7 +96,15 @@ public enum ElementPrivacy {
     /// Whether automatic capture leaves `element` alone — it is ignored itself, or a
     /// view above it ignores its descendants — and whether its text is masked (by it
     /// or a view above it). Walks at most 256 ancestors.
+    /// Hosts with an ``ElementIdentityCache`` have them worked out once per version of
+    /// the hierarchy.
     public static func marks(of element: any ElementNode) -> (ignored: Bool, textMasked: Bool) {
+        guard let cache = element.identityCache else { return walk(from: element) }
+        return cache.privacyMarks { walk(from: element) }
+    }
+
+    /// The marks, walking up from `element`.
+    private static func walk(from element: any ElementNode) -> (ignored: Bool, textMasked: Bool) {
         var ignored = element.isIgnoredByAutoTrack
         var masked = element.masksText
         var current = element.parentElement

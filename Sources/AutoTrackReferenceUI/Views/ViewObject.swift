@@ -34,11 +34,11 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     /// Properties the app attaches to this view's clicks (`sensorsAnalyticsViewProperties`).
     public var customProperties: Properties = [:]
     /// Whether automatic capture leaves this view alone (`sensorsdata_ignoreView`).
-    public var isIgnoredByAutoTrack = false
+    public var isIgnoredByAutoTrack = false { didSet { hierarchyVersion.bump() } }
     /// Whether automatic capture leaves every view below this one alone.
-    public var ignoresDescendants = false
+    public var ignoresDescendants = false { didSet { hierarchyVersion.bump() } }
     /// Whether the text of this view and of every view below it is masked.
-    public var masksText = false
+    public var masksText = false { didSet { hierarchyVersion.bump() } }
     /// Whether rapid taps are this view's normal use (never a rage click).
     public var allowsRapidTaps = false
     /// Whether a tap on it may rightly do nothing (never a dead click).
