@@ -76,6 +76,12 @@ final class EventAssembler: Sendable {
     /// closes or page leaves are not `recorded` (the page closes all the same). Before
     /// `submission`'s own event.
     func pageLeave(closedBy submission: Submission, recorded: Bool, repairs: inout SanitizationReport) -> Event? {
+        switch submission.content {
+        case .interaction(let interaction) where interaction.isScreenView: break
+        case .lifecycle(let name, _) where name == .appEnd: break
+        case .leftScreen, .screenDisappeared: break
+        default: return nil  // clicks and code events close no page: no lock taken
+        }
         // Not counted when off: no interaction was captured and dropped.
         guard let closed = history.withLock({ $0.pageClosed(by: submission.content, at: submission.monotonic) }), recorded else { return nil }
         var autotrack = closed.properties

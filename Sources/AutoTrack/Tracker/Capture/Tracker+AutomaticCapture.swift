@@ -143,7 +143,7 @@ extension Tracker {
             (parts, text) = state.withLock { (CallContext.Parts($0), $0.settings.elementText) }
         }
         var interaction = interaction
-        if interaction.element != nil { text.apply(to: &interaction.element!) }
+        if let element = interaction.element, text.changesText || element.isTextMasked { text.apply(to: &interaction.element!) }
         submit(Submission(
             now: configuration.clock, context: CallContext.make(from: parts), content: .interaction(CapturedInteraction(interaction))))
     }
