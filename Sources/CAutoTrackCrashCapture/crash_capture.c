@@ -69,19 +69,22 @@ static int write_record(const char *reason) {
 }
 
 static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
-    (void)info;
     (void)context;
     if (!handling) {
         handling = 1;
         write_record(signal_name(number));
     }
-    // The earlier disposition runs now: restore it and raise again.
+    // The earlier disposition runs now, with the real fault: restore it, then for a
+    // fault the processor raised (si_code > 0) return, so the instruction faults again
+    // and the earlier handler sees the genuine report; a signal sent by a process or
+    // by abort() is sent again.
     for (int index = 0; index < FATAL_SIGNAL_COUNT; index++) {
         if (fatal_signals[index] == number) {
             sigaction(number, &previous_actions[index], NULL);
             break;
         }
     }
+    if (info != NULL && info->si_code > 0 && number != SIGABRT) return;
     raise(number);
 }
 

@@ -1,6 +1,7 @@
 import AutoTrack
 import AutoTrackEvents
 import AutoTrackInterception
+import AutoTrackLocking
 import AutoTrackTesting
 import Foundation
 import Testing
@@ -72,5 +73,82 @@ struct ConsentTests {
         let third = try InMemoryTracker(storeDirectory: directory) { $0.initialConsent = .pending }
         #expect(third.tracker.consent == .granted)
         third.tracker.shutdown()
+    }
+}
+
+/// What consent withdrawn in the middle of things leaves behind: nothing of before.
+@Suite("Consent withdrawn mid-way")
+struct ConsentWithdrawnTests {
+    /// A transport that withdraws consent while delivering its first batch.
+    final class WithdrawingTransport: Transport, Sendable {
+        let box = TrackerBox()
+        let batches = Locked<[Int]>([])
+
+        func deliver(_ events: [Event]) -> DeliveryResult {
+            let first = batches.withLock { batches in
+                batches.append(events.count)
+                return batches.count == 1
+            }
+            if first { box.tracker?.setConsent(.denied) }
+            return .accepted
+        }
+    }
+
+    @Test("a flush in progress stops before its next batch when consent is withdrawn; the rest is purged, not sent")
+    func flushStops() throws {
+        let directory = temporaryDirectory("consent-mid-flush")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = WithdrawingTransport()
+        let tracker = try Tracker(configuration: TrackerConfiguration(
+            storeDirectory: directory, device: testDevice, transport: .custom(transport),
+            flushPolicy: FlushPolicy(batchSize: 10, interval: nil)))
+        transport.box.tracker = tracker
+        tracker.setConsent(.pending)
+        for index in 0..<50 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+        tracker.setConsent(.granted)
+        tracker.flush()
+        tracker.waitUntilQueued()
+        #expect(transport.batches.withLock { $0 } == [10], "one batch went out before the withdrawal, no more")
+        #expect(eventually { tracker.diagnostics.purgedByConsent == 40 }, "the rest purged, counted once")
+        #expect(tracker.queue.statistics.pendingRecords == 0)
+        tracker.shutdown()
+    }
+
+    @Test("a tap waiting for an answer and the open page are forgotten when consent is denied; nothing of them appears after")
+    func stateForgotten() throws {
+        var settings = AutoTrackSettings()
+        settings.eventTypes = .all
+        let memory = try InMemoryTracker { $0.autoTrackSettings = settings }
+        defer { memory.close() }
+        let tracker = memory.tracker
+        let context = tracker.makeInteractionContext()
+        let page = MiniHost.Page("ListPage", title: "List")
+        MiniHost.Reporter(context: context).shown(page)
+        tracker.noteTap(on: context.snapshot(of: page.root), screen: context.snapshot(of: page))
+        tracker.waitUntilQueued()
+        tracker.setConsent(.denied)
+        memory.clock.advance(by: 5_000)
+        tracker.setConsent(.granted)
+        tracker.trackAppEnd()
+        tracker.waitUntilQueued()
+        let after = memory.events.map(\.name.rawValue).drop { $0 != "$AppEnd" }
+        #expect(Array(after) == ["$AppEnd"], "no dead click, no page leave from before the denial")
+    }
+
+    @Test("going to the background answers a waiting tap: a tap that opened another app is no dead click")
+    func backgroundAnswersTaps() throws {
+        var settings = AutoTrackSettings()
+        settings.eventTypes.insert(.appDeadClick)
+        let memory = try InMemoryTracker { $0.autoTrackSettings = settings }
+        defer { memory.close() }
+        let context = memory.tracker.makeInteractionContext()
+        let page = MiniHost.Page("ListPage", title: "List")
+        memory.tracker.noteTap(on: context.snapshot(of: page.root), screen: context.snapshot(of: page))
+        memory.clock.advance(by: 200)
+        memory.tracker.trackAppEnd()
+        memory.clock.advance(by: 5_000)
+        memory.tracker.trackAppStart(resumingFromBackground: true)
+        memory.tracker.waitUntilQueued()
+        #expect(!memory.eventNames.contains("$AppDeadClick"))
     }
 }

@@ -113,7 +113,10 @@ final class EventAssembler: Sendable {
         guard let timeout else { return [] }
         let due = expiredDeadClicks(at: submission.monotonic, timeout: timeout, repairs: &repairs)
         switch submission.content {
-        case .interaction: deadClicks.withLock { $0.responded() }
+        // A click or screen view answers the taps; leaving the app (a tap that opened
+        // a link or another app) ends them too.
+        case .interaction, .leftScreen: deadClicks.withLock { $0.responded() }
+        case .lifecycle(let name, _) where name == .appEnd: deadClicks.withLock { $0.responded() }
         case .tap(let properties): deadClicks.withLock { $0.tapped(DeadClickDetector.PendingTap(submission: submission, properties: properties)) }
         default: break
         }
@@ -125,6 +128,17 @@ final class EventAssembler: Sendable {
     func expiredDeadClicks(at now: MonotonicInstant, timeout: Duration, repairs: inout SanitizationReport) -> [Event] {
         let taps = deadClicks.withLock { $0.expired(at: now, timeout: timeout) }
         return taps.map { tap in event(.appDeadClick, method: .autoTrack, autotrack: tap.properties, caller: [:], for: tap.submission, repairs: &repairs) }
+    }
+
+    /// Forgets the pages, bursts and taps in progress: consent was denied, nothing of
+    /// before may be reported after.
+    func reset() {
+        history.withLock { history in
+            history.openPage = nil
+            history.pausedPages.removeAll()
+        }
+        rageClicks.withLock { $0.reset() }
+        deadClicks.withLock { $0.responded() }
     }
 
     /// Whether taps wait for an answer.

@@ -19,24 +19,32 @@ extension Tracker {
     ///
     /// Returns once the change has taken effect: a `track` after it sees it.
     public func setConsent(_ consent: TrackingConsent) {
+        // One change at a time, whole: the state, the hand-off and the stored value agree.
         let previous = state.withLock { state -> TrackingConsent in
             defer { state.consent = consent }
+            handOff.setRefusing(consent == .denied)
+            Self.storeConsent(consent, in: configuration.storeDirectory)
             return state.consent
         }
-        handOff.setRefusing(consent == .denied)
-        Self.storeConsent(consent, in: configuration.storeDirectory)
         if consent == .granted, previous == .pending { requestAutomaticFlush() }
         guard consent == .denied, previous != .denied else { return }
         if !isOnWorker { worker.sync { drainSubmissions() } }
         let purge: @Sendable () -> Void = { [self] in
             let purged = (try? queue.removeAllPending()) ?? 0
             let lost = unstored.withLock { $0.removeAll() }
+            assembler.reset()
             state.withLock {
                 $0.diagnostics.purgedByConsent += purged + lost
                 $0.diagnostics.awaitingStore = 0
             }
         }
-        if isOnWorker || isOnSender { worker.async(execute: purge) } else { sender.sync { worker.sync(execute: purge) } }
+        // Between flushes, with the worker idle: a flush in progress finishes its batch
+        // (and stops there), what was handed over is stored, then everything goes.
+        if isOnWorker || isOnSender {
+            sender.async { [self] in worker.sync(execute: purge) }
+        } else {
+            sender.sync { worker.sync(execute: purge) }
+        }
         let anonymous = UUID().uuidString
         _ = PrivateFiles.write(Array(anonymous.utf8), to: configuration.storeDirectory.appendingPathComponent("anonymous_id").path)
         state.withLock { $0.identity = .anonymous(anonymous) }

@@ -24,12 +24,13 @@ struct QueueDelivery: Sendable {
         recordsPerDelivery = overflow ? .max : records
     }
 
-    /// Sends everything queued; what it did, and how many queue reads or removals
-    /// failed (those events stay queued).
-    func deliverQueued() -> (report: Tracker.FlushReport, failures: Int) {
+    /// Sends everything queued, batch by batch while `mayContinue` says so (checked
+    /// before each batch); what it did, and how many queue reads or removals failed
+    /// (those events stay queued).
+    func deliverQueued(while mayContinue: () -> Bool = { true }) -> (report: Tracker.FlushReport, failures: Int) {
         var report = Tracker.FlushReport()
         var failures = 0
-        while true {
+        while mayContinue() {
             let records: [DurableQueue.Record]
             do {
                 records = try queue.peek(recordsPerDelivery)

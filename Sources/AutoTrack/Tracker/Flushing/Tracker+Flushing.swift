@@ -68,7 +68,8 @@ extension Tracker {
         let (closed, consent) = state.withLock { ($0.isQueueClosed, $0.consent) }
         guard !closed else { return FlushReport() }
         guard consent == .granted else { return FlushReport(heldForConsent: consent == .pending) }
-        let (report, failures) = delivery.deliverQueued()
+        // Consent withdrawn while sending stops the flush before the next batch.
+        let (report, failures) = delivery.deliverQueued { state.withLock { $0.consent == .granted && !$0.isQueueClosed } }
         state.withLock {
             $0.diagnostics.delivered += report.delivered
             $0.diagnostics.rejected += report.rejected
