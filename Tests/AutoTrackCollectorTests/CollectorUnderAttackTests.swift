@@ -61,14 +61,15 @@ struct CollectorUnderAttackTests {
         let collector = try LocalCollector(limits: LocalCollector.Limits(readTimeoutSeconds: 30, headerDeadlineSeconds: 0.3))
         defer { collector.stop() }
         let client = try #require(TricklingClient(port: collector.port))
-        // Keep trickling on another thread; the collector must close regardless.
-        let done = Locked(false)
+        // Keep trickling on another thread, a line every 50 ms until told to stop; the
+        // collector must close regardless.
+        let done = DispatchSemaphore(value: 0)
         let trickler = Thread {
-            while !done.withLock({ $0 }), client.send("X-Slow: 1\r\n") { Thread.sleep(forTimeInterval: 0.05) }
+            while client.send("X-Slow: 1\r\n"), done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {}
         }
         trickler.start()
         #expect(client.awaitClose() == 408)
-        done.withLock { $0 = true }
+        done.signal()
         #expect(collector.counts.timedOut == 1)
         #expect(collector.refusals.first?.hasPrefix("408 headers did not arrive") == true)
     }
@@ -92,24 +93,22 @@ struct CollectorUnderAttackTests {
         // The attacker keeps `cap` trickling connections open, opening a new one for
         // each the collector closes.
         let attackers = Locked<[TricklingClient]>((0..<cap).compactMap { _ in TricklingClient(port: collector.port) })
-        let stop = Locked(false)
+        let stop = DispatchSemaphore(value: 0)
         let attacker = Thread {
-            while !stop.withLock({ $0 }) {
+            repeat {
                 let alive = attackers.withLock { clients in clients.filter { $0.send("X-Slow: 1\r\n") } }
                 let replacements = (0..<(cap - alive.count)).compactMap { _ in TricklingClient(port: collector.port) }
                 attackers.withLock { $0 = alive + replacements }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
+            } while stop.wait(timeout: .now() + .milliseconds(20)) == .timedOut  // a round every 20 ms until told to stop
         }
         attacker.start()
-        defer { stop.withLock { $0 = true } }
+        defer { stop.signal() }
         var served = 0
         let tries = 20
         for _ in 0..<tries {
             // Every slot is held by a request older than the slow mark: the fairness
             // rule, not luck, decides whether the honest client gets in.
-            #expect(waitUntil { collector.openConnections >= cap })
-            Thread.sleep(forTimeInterval: 0.25)
+            #expect(waitUntil { collector.slowConnections >= cap })
             let (status, _) = rawRequest(post(Self.validBody, contentType: "application/json"), port: collector.port)
             if status == 200 { served += 1 }
         }

@@ -182,16 +182,17 @@ extension AutoTrackSettings {
             guard (2...50).contains(count) else { throw .outOfRange(key: Key.rageClickCount, found: "\(count)", allowed: "2…50 clicks") }
             clicks = Int(count)
         }
-        var window = rageClicks.window
-        if let seconds = try Self.number(document, Key.rageClickWindow) {
-            guard seconds > 0, seconds <= 10 else { throw .outOfRange(key: Key.rageClickWindow, found: "\(seconds)", allowed: "more than 0, at most 10 seconds") }
-            window = .microseconds(Int64((seconds * 1_000_000).rounded()))
-        }
+        let window = try Self.shortDuration(document, Key.rageClickWindow) ?? rageClicks.window
         rageClicks = RageClickRule(clicks: clicks, window: window) ?? rageClicks
-        if let seconds = try Self.number(document, Key.deadClickTimeout) {
-            guard seconds > 0, seconds <= 10 else { throw .outOfRange(key: Key.deadClickTimeout, found: "\(seconds)", allowed: "more than 0, at most 10 seconds") }
-            deadClickTimeout = .microseconds(Int64((seconds * 1_000_000).rounded()))
-        }
+        deadClickTimeout = try Self.shortDuration(document, Key.deadClickTimeout) ?? deadClickTimeout
+    }
+
+    /// The number of seconds under `key` — more than 0, at most 10 — as a duration to
+    /// the microsecond; `nil` when the key is absent.
+    private static func shortDuration(_ document: JSONValue, _ key: String) throws(AutoTrackSettingsError) -> Duration? {
+        guard let seconds = try number(document, key) else { return nil }
+        guard seconds > 0, seconds <= 10 else { throw .outOfRange(key: key, found: "\(seconds)", allowed: "more than 0, at most 10 seconds") }
+        return .microseconds(Int64((seconds * 1_000_000).rounded()))
     }
 
     /// The longest `exposure_duration`, in seconds: a day.
@@ -242,13 +243,13 @@ extension AutoTrackSettings {
             Key.ignoredElementTypes: .strings(ignoredElementTypes.sorted()),
             Key.ignoredElementIDs: .strings(ignoredElementIDs.sorted()),
             Key.exposureVisibleRatio: .number(exposure.minimumVisibleRatio),
-            Key.exposureDuration: .number(Double(exposure.minimumDuration.components.seconds) + Double(exposure.minimumDuration.components.attoseconds) / 1e18),
+            Key.exposureDuration: .number(exposure.minimumDuration.inSeconds),
             Key.exposureRepeats: .bool(exposure.repeats),
             Key.elementText: .string(elementText.capture.rawValue),
             Key.maskDigitRuns: .integer(Int64(elementText.digitRunMask ?? 0)),
             Key.rageClickCount: .integer(Int64(rageClicks.clicks)),
-            Key.rageClickWindow: .number(Double(rageClicks.window.components.seconds) + Double(rageClicks.window.components.attoseconds) / 1e18),
-            Key.deadClickTimeout: .number(Double(deadClickTimeout.components.seconds) + Double(deadClickTimeout.components.attoseconds) / 1e18),
+            Key.rageClickWindow: .number(rageClicks.window.inSeconds),
+            Key.deadClickTimeout: .number(deadClickTimeout.inSeconds),
         ]
         return String(decoding: EventJSONEncoder(layout: .pretty).encode(document), as: UTF8.self)
     }

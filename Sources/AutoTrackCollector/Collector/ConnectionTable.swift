@@ -83,6 +83,13 @@ final class ConnectionTable: Sendable {
         _ = entries.withLock { $0.removeValue(forKey: connection) }
     }
 
+    /// Connections still reading a request begun at least the slow mark ago: those a
+    /// new connection may take the slot of.
+    var slowCount: Int {
+        let now = ContinuousClock.now
+        return entries.withLock { $0.values.filter { $0.isReading && !$0.isEvicted && now - $0.started >= slowAfter }.count }
+    }
+
     /// Connections holding a slot now (an evicted one is on its way out).
     var count: Int { entries.withLock { $0.values.filter { !$0.isEvicted }.count } }
 }

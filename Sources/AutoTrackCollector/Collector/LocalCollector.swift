@@ -131,6 +131,9 @@ public final class LocalCollector: Sendable {
     public var undecodableBodies: Int { store.withLock { $0.counts.refused } }
     /// Connections holding one of the ``Limits/maximumConnections`` slots now.
     public var openConnections: Int { connections.count }
+    /// Connections still reading a request begun at least ``Limits/slowRequestSeconds``
+    /// ago: the slots the fairness rule may give to new connections.
+    public var slowConnections: Int { connections.slowCount }
 
     /// Stops accepting connections.
     public func stop() {

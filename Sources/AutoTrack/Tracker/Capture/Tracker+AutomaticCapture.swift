@@ -244,8 +244,8 @@ extension Tracker {
         properties.merge(element.properties)
         submit(Submission(now: configuration.clock, context: CallContext.make(from: parts), content: .tap(properties)))
         // Checked again once the timeout has passed, should nothing else come.
-        let delay = timeout + .milliseconds(10)
-        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-        worker.asyncAfter(deadline: .now() + DispatchTimeInterval.nanoseconds(nanoseconds)) { [weak self] in self?.drainSubmissions(expiringTaps: true) }
+        worker.asyncAfter(deadline: .now() + (timeout + .milliseconds(10)).dispatchInterval) { [weak self] in
+            self?.drainSubmissions(expiringTaps: true)
+        }
     }
 }

@@ -155,7 +155,7 @@ final class SubmissionHandOff: Sendable {
             // In slices, measured on the monotonic clock: a wall clock moved while
             // waiting neither ends the wait early nor stretches it.
             let slice = min(timeout - waited, .milliseconds(50))
-            _ = room.wait(until: Date(timeIntervalSinceNow: Double(slice.components.seconds) + Double(slice.components.attoseconds) / 1e18))
+            _ = room.wait(until: Date(timeIntervalSinceNow: slice.inSeconds))
         }
     }
 

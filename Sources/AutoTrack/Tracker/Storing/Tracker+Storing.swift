@@ -184,7 +184,7 @@ extension Tracker {
             return unstored.retryDelay
         }
         guard let delay else { return }
-        worker.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000))) { [weak self] in
+        worker.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
             guard let self else { return }
             unstored.withLock { $0.retryScheduled = false }
             retryUnstored()
