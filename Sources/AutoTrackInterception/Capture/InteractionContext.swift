@@ -174,13 +174,16 @@ public final class InteractionContext: Sendable {
     public func snapshot(of screen: any ScreenNode) -> ScreenSnapshot {
         ScreenSnapshot(
             typeName: screen.typeName, typeHierarchy: screen.typeHierarchy, properties: ScreenProperties.collect(for: screen),
-            presentation: screen.presentation, instance: ObjectIdentifier(screen))
+            presentation: screen.presentation, instance: ObjectIdentifier(screen),
+            presentationRoot: screen.presentationRoot.map { ObjectIdentifier($0) }, isBeingDismissed: screen.isBeingDismissed)
     }
 
     /// Tells the sink that `screen` disappeared, so its page time ends — unless
-    /// tracking is off or the screen is excluded (it has no page).
+    /// tracking is off or the screen is excluded (it has no page; but an excluded
+    /// screen's dismissal is told, for the page it covered resumes).
     public func screenDisappeared(_ screen: any ScreenNode) {
-        guard isEnabled, !excludes(screen: screen) else { return }
+        guard isEnabled else { return }
+        if excludes(screen: screen), !(screen.isBeingDismissed && !screen.presentation.presenterDisappears) { return }
         sink.receiveScreenDisappearance(snapshot(of: screen))
     }
 

@@ -57,17 +57,24 @@ public struct ScreenSnapshot: Hashable, Sendable {
     /// Which screen object it is, to match its disappearance with its page; `nil`
     /// when unknown.
     public var instance: ObjectIdentifier?
+    /// Which presented screen it belongs to (itself or a container above it), `nil`
+    /// when none or unknown: a screen view in another presentation covers the page.
+    public var presentationRoot: ObjectIdentifier?
+    /// Whether its presentation was being dismissed when the snapshot was taken.
+    public var isBeingDismissed: Bool
 
     /// Creates a snapshot.
     public init(
         typeName: String, typeHierarchy: [String], properties: Properties, presentation: ScreenPresentation = .fullScreen,
-        instance: ObjectIdentifier? = nil
+        instance: ObjectIdentifier? = nil, presentationRoot: ObjectIdentifier? = nil, isBeingDismissed: Bool = false
     ) {
         self.typeName = typeName
         self.typeHierarchy = typeHierarchy
         self.properties = properties
         self.presentation = presentation
         self.instance = instance
+        self.presentationRoot = presentationRoot
+        self.isBeingDismissed = isBeingDismissed
     }
 }
 

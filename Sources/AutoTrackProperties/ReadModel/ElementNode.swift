@@ -300,6 +300,14 @@ public protocol ScreenNode: AnyObject {
     /// How the screen is shown: the presentation style of the presented screen it
     /// belongs to, or ``ScreenPresentation/fullScreen``.
     var presentation: ScreenPresentation { get }
+    /// The presented screen this one belongs to — itself or the container above it
+    /// that was presented — or `nil` when it is in no presentation (or the host does
+    /// not say): what tells a screen pushed inside a sheet from a new sheet over it.
+    var presentationRoot: (any ScreenNode)? { get }
+    /// Whether the presentation the screen belongs to is being dismissed now (UIKit's
+    /// `isBeingDismissed` of the presented controller): read as it disappears, it
+    /// says the screen under the presentation is seen again.
+    var isBeingDismissed: Bool { get }
 }
 
 extension ScreenNode {
@@ -315,6 +323,10 @@ extension ScreenNode {
     public var screenTracking: ScreenTracking? { nil }
     /// Full screen.
     public var presentation: ScreenPresentation { .fullScreen }
+    /// In no presentation the host knows of.
+    public var presentationRoot: (any ScreenNode)? { nil }
+    /// Not being dismissed.
+    public var isBeingDismissed: Bool { false }
 }
 
 /// What a screen says about itself for tracking: a page name and a title to use

@@ -189,12 +189,20 @@ public struct Transitions {
         let presented = controller.presentedController ?? controller
         guard let presenting = presented.presentingController else { return }
         let coversPresenter = presented.modalPresentationStyle.presenterDisappears
+        // As UIKit: the presented controller is still presented, and being dismissed,
+        // while its disappearance callbacks run.
+        presented.dismissing = true
+        defer {
+            presented.dismissing = false
+            presented.presentingController = nil
+        }
         try willDisappear(presented, animated: animated)
         if coversPresenter { try willAppear(presenting, animated: animated) }
         presented.view.removeFromSuperview()
         presenting.presentedController = nil
-        presented.presentingController = nil
         try didDisappear(presented, animated: animated)
+        presented.presentingController = nil
+        presented.dismissing = false
         if coversPresenter { try didAppear(presenting, animated: animated) }
     }
 

@@ -66,6 +66,9 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     /// How the controller is shown when presented (`modalPresentationStyle`):
     /// full screen by default, an alert for alert controllers. Set before presenting.
     public var modalPresentationStyle: ScreenPresentation = .fullScreen
+    /// Whether the controller is being dismissed: set for the length of its
+    /// dismissal's appearance callbacks, as UIKit's `isBeingDismissed`.
+    public internal(set) var dismissing = false
     /// Tabs: the selected index. Pages: the current page.
     public internal(set) var selectedIndex = 0
     /// Whether the controller's view is on screen (between did-appear and
@@ -153,14 +156,21 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public var childScreens: [any ScreenNode] { children }
     /// The presentation style of the presented controller this one is in (itself or
     /// a container above it), or full screen when none was presented.
-    public var presentation: ScreenPresentation {
+    public var presentation: ScreenPresentation { presentedAncestor?.modalPresentationStyle ?? .fullScreen }
+    /// The presented controller this one is in: itself or a container above it.
+    public var presentationRoot: (any ScreenNode)? { presentedAncestor }
+    /// Whether the presented controller this one is in is being dismissed.
+    public var isBeingDismissed: Bool { presentedAncestor?.dismissing ?? false }
+
+    /// Itself or the nearest container above it that was presented.
+    var presentedAncestor: ViewControllerObject? {
         var current: ViewControllerObject? = self
         var steps = 0
         while let controller = current, steps < 64 {
-            if controller.presentingController != nil { return controller.modalPresentationStyle }
+            if controller.presentingController != nil { return controller }
             current = controller.parent
             steps += 1
         }
-        return .fullScreen
+        return nil
     }
 }

@@ -36,7 +36,7 @@ final class EventAssembler: Sendable {
             repairs.add(report)
         case .lifecycle(let eventName, let properties):
             (name, method, autotrack) = (eventName, .autoTrack, properties)
-        case .leftScreen, .screenDisappeared, .tap:
+        case .leftScreen, .screenDisappeared, .screenCovered, .tap:
             return nil
         case .exposure(let exposure):
             (name, method, caller) = (exposure.eventName, .autoTrack, exposure.properties)
@@ -52,11 +52,13 @@ final class EventAssembler: Sendable {
                 let referrer = history.withLock { $0.referrer(ofScreenView: current, returningFromBackground: isReturn) }
                 if let referrer { autotrack["$referrer"] = .string(referrer) }
                 if interaction.presentation.isPage {
-                    let page = ScreenHistory.OpenPage(properties: autotrack, since: submission.monotonic, instance: interaction.screenInstance)
+                    let page = ScreenHistory.OpenPage(
+                        properties: autotrack, since: submission.monotonic, instance: interaction.screenInstance,
+                        presentationRoot: interaction.presentationRoot)
                     history.withLock { history in
                         // A screen shown again is open, not paused (it came back by
                         // another way, as after the background).
-                        if let instance = page.instance { history.pausedPages.removeAll { $0.instance == instance } }
+                        if let instance = page.instance { history.pausedPages.removeAll { $0.page.instance == instance } }
                         history.openPage = page
                     }
                 }
@@ -79,7 +81,7 @@ final class EventAssembler: Sendable {
         switch submission.content {
         case .interaction(let interaction) where interaction.isScreenView: break
         case .lifecycle(let name, _) where name == .appEnd: break
-        case .leftScreen, .screenDisappeared: break
+        case .leftScreen, .screenDisappeared, .screenCovered: break
         default: return nil  // clicks and code events close no page: no lock taken
         }
         // Not counted when off: no interaction was captured and dropped.

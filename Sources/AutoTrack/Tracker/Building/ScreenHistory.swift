@@ -12,30 +12,50 @@ struct ScreenHistory {
     /// The screen shown now, from its screen view: what its `$AppPageLeave` reports.
     var openPage: OpenPage?
     /// Pages under a sheet, popover or over-full-screen presentation, innermost last:
-    /// each resumes when the screen over it disappears (UIKit tells it nothing).
-    var pausedPages: [OpenPage] = []
+    /// each resumes when the presentation over it is dismissed (UIKit tells it
+    /// nothing).
+    var pausedPages: [PausedPage] = []
 
-    /// A screen being shown: its screen view's properties, since when it counts, and
-    /// which screen object it is.
+    /// A screen being shown: its screen view's properties, since when it counts, which
+    /// screen object it is and the presented screen it belongs to.
     struct OpenPage {
         var properties: Properties
         var since: MonotonicInstant
         var instance: ObjectIdentifier?
+        var presentationRoot: ObjectIdentifier?
     }
 
-    /// The page `content` closes now, if any, with the pages moved as it says: a
-    /// full-screen screen view ends the page shown; one presented over it (a sheet)
-    /// pauses it; an alert changes nothing; the app leaving, or an unrecorded screen,
-    /// ends it; a screen disappearing ends its own page and resumes the one paused
-    /// under it from `now`.
+    /// A page under a presentation, and the presented screen covering it (`nil`: the
+    /// host does not say; the next disappearance of the page over it resumes it).
+    struct PausedPage {
+        var page: OpenPage
+        var coveredBy: ObjectIdentifier?
+    }
+
+    /// The page `content` closes now, if any, with the pages moved as it says:
+    /// - a screen view ends the page shown — pausing it when the screen is in another
+    ///   presentation that leaves it in place (a sheet, a popover, over full screen),
+    ///   not when it is a screen pushed inside the same sheet;
+    /// - a screen with no page presented over it pauses it too;
+    /// - an alert changes nothing (it is no screen view here);
+    /// - the app leaving, or an unrecorded full-screen screen, ends it;
+    /// - a screen disappearing ends its own page; when its presentation is being
+    ///   dismissed, the page that presentation covered resumes from `now`.
     mutating func pageClosed(by content: Submission.Content, at now: MonotonicInstant) -> OpenPage? {
         switch content {
         case .interaction(let interaction) where interaction.isScreenView:
             guard interaction.presentation.isPage, let open = openPage else { return nil }
             openPage = nil
-            if !interaction.presentation.presenterDisappears, open.instance != interaction.screenInstance {
-                pausedPages.append(open)
+            let sameScreen = open.instance != nil && open.instance == interaction.screenInstance
+            let samePresentation = interaction.presentationRoot != nil && open.presentationRoot == interaction.presentationRoot
+            if !interaction.presentation.presenterDisappears, !sameScreen, !samePresentation {
+                pausedPages.append(PausedPage(page: open, coveredBy: interaction.presentationRoot))
             }
+            return open
+        case .screenCovered(let root):
+            guard let open = openPage else { return nil }
+            openPage = nil
+            pausedPages.append(PausedPage(page: open, coveredBy: root))
             return open
         case .lifecycle(let name, _) where name == .appEnd:
             defer { openPage = nil }
@@ -43,16 +63,35 @@ struct ScreenHistory {
         case .leftScreen:
             defer { openPage = nil }
             return openPage
-        case .screenDisappeared(let instance?):
-            guard let open = openPage, open.instance == instance else {
-                pausedPages.removeAll { $0.instance == instance }
-                return nil
-            }
-            openPage = pausedPages.popLast().map { OpenPage(properties: $0.properties, since: now, instance: $0.instance) }
-            return open
+        case .screenDisappeared(let departure):
+            return pageClosed(byDisappearanceOf: departure, at: now)
         default:
             return nil
         }
+    }
+
+    private mutating func pageClosed(byDisappearanceOf departure: ScreenDeparture, at now: MonotonicInstant) -> OpenPage? {
+        guard let instance = departure.instance else { return nil }
+        var closed: OpenPage?
+        if let open = openPage, open.instance == instance {
+            closed = open
+            openPage = nil
+        } else {
+            pausedPages.removeAll { $0.page.instance == instance }
+        }
+        guard openPage == nil, let covered = pausedPages.last else { return closed }
+        let resumes = if let coveredBy = covered.coveredBy {
+            departure.endsPresentation && departure.presentationRoot == coveredBy
+        } else {
+            closed != nil
+        }
+        if resumes {
+            pausedPages.removeLast()
+            var page = covered.page
+            page.since = now
+            openPage = page
+        }
+        return closed
     }
 
     /// The `$referrer` of a screen view of `current`, and the chain moved on to it.

@@ -20,6 +20,8 @@ struct CapturedInteraction: Sendable {
     /// For a screen view: how the screen is shown, and which screen object it is.
     let presentation: ScreenPresentation
     let screenInstance: ObjectIdentifier?
+    /// For a screen view: the presented screen it belongs to, if any.
+    let presentationRoot: ObjectIdentifier?
     /// For a screen view: whether its `$AppViewScreen` is recorded (`false`: only its
     /// page time is kept, `$AppPageLeave` being on and `$AppViewScreen` off).
     let recordsScreenView: Bool
@@ -28,6 +30,7 @@ struct CapturedInteraction: Sendable {
         isScreenView = interaction.point.isScreenView
         presentation = interaction.screen?.presentation ?? .fullScreen
         screenInstance = interaction.screen?.instance
+        presentationRoot = interaction.screen?.presentationRoot
         self.recordsScreenView = recordsScreenView
         let screen = interaction.screen
         screenProperties = screen?.properties

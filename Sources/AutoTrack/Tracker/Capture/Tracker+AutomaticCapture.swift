@@ -163,7 +163,8 @@ extension Tracker {
     /// A screen view that is not recorded, and what it means for page time: an alert
     /// changes nothing (the screen under it stays the page); a screen kept out only
     /// because `$AppViewScreen` is off, with `$AppPageLeave` on, opens its page
-    /// silently; any other (an ignored or system screen) ends the page shown before.
+    /// silently; any other (an ignored or system screen) pauses the page under it
+    /// when presented over it (a sheet, until it is dismissed) and ends it otherwise.
     func excludedScreenView(_ interaction: Interaction) {
         guard let screen = interaction.screen, screen.presentation.isPage else { return }
         let pageOnly = state.withLock { state -> CallContext.Parts? in
@@ -173,7 +174,16 @@ extension Tracker {
                   !configuration.exclusions.screenTypes.containsAny(of: screen.typeHierarchy) else { return nil }
             return CallContext.Parts(state)
         }
-        guard let pageOnly else { return leaveScreen() }
+        guard let pageOnly else {
+            // A sheet with no page of its own still takes the user's attention: the
+            // page under it pauses until it is dismissed.
+            if !screen.presentation.presenterDisappears, let root = screen.presentationRoot {
+                submit(Submission(now: configuration.clock, context: callContext(), content: .screenCovered(presentationRoot: root)))
+            } else {
+                leaveScreen()
+            }
+            return
+        }
         submit(Submission(
             now: configuration.clock, context: CallContext.make(from: pageOnly),
             content: .interaction(CapturedInteraction(interaction, recordsScreenView: false))))
@@ -182,7 +192,7 @@ extension Tracker {
     /// `screen` disappeared: its page ends (with its `$AppPageLeave`) and the page
     /// under it, if one was paused, resumes.
     func screenDisappeared(_ screen: ScreenSnapshot) {
-        submit(Submission(now: configuration.clock, context: callContext(), content: .screenDisappeared(screen.instance)))
+        submit(Submission(now: configuration.clock, context: callContext(), content: .screenDisappeared(ScreenDeparture(screen))))
     }
 
     /// The screen shown was left with no screen view of its own to record: its

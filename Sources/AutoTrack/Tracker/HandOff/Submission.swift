@@ -1,4 +1,6 @@
 import AutoTrackEvents
+import AutoTrackInterception
+import AutoTrackProperties
 
 /// One event handed from a caller's thread to the worker.
 ///
@@ -41,11 +43,30 @@ final class Submission: Sendable {
         /// background with `$AppEnd` off, or a screen the settings ignore appeared — so
         /// its `$AppPageLeave` is due.
         case leftScreen
-        /// A screen disappeared (`viewDidDisappear:`): its page ends, and the page of
-        /// a screen seen again under it resumes.
-        case screenDisappeared(ObjectIdentifier?)
+        /// A screen disappeared (`viewDidDisappear:`): its page ends, and when its
+        /// presentation ends, the page it covered resumes.
+        case screenDisappeared(ScreenDeparture)
+        /// A screen with no page of its own (ignored, a system screen) was presented
+        /// over the page shown, which pauses until that presentation ends.
+        case screenCovered(presentationRoot: ObjectIdentifier)
         /// A tap the host saw, waiting for a click or screen view to answer it: its
         /// screen's and element's properties.
         case tap(Properties)
+    }
+}
+
+/// A screen that disappeared, as page time needs it.
+struct ScreenDeparture: Sendable {
+    /// Which screen object it is.
+    let instance: ObjectIdentifier?
+    /// The presented screen it belongs to, if any.
+    let presentationRoot: ObjectIdentifier?
+    /// Whether that presentation is being dismissed: what is under it is seen again.
+    let endsPresentation: Bool
+
+    init(_ screen: ScreenSnapshot) {
+        instance = screen.instance
+        presentationRoot = screen.presentationRoot
+        endsPresentation = screen.isBeingDismissed && !screen.presentation.presenterDisappears
     }
 }
