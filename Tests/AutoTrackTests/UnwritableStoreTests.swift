@@ -23,9 +23,11 @@ struct UnwritableStoreTests {
             try #require(mount("tmpfs", mountPoint.path, "tmpfs", 0, "size=512k,mode=0700") == 0)
         }
 
-        /// Writes the filler until the file system has no byte left.
+        /// Writes the filler until the file system has no byte left. Close-on-exec: a
+        /// child process another test starts meanwhile must not keep the filler's
+        /// space alive after ``free()``.
         func fill() {
-            let descriptor = open(filler.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            let descriptor = open(filler.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             defer { close(descriptor) }
             var block = [UInt8](repeating: 0x2E, count: 4096)
             while block.withUnsafeMutableBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
@@ -94,5 +96,56 @@ struct UnwritableStoreTests {
         try disk.free()
         tracker.waitUntilQueued()
         #expect(try Self.numbers(in: tracker.queue) == Array(70..<100))
+    }
+}
+
+/// Crash records delivered while the store refuses writes: delivered once the store
+/// takes them, never twice, never lost.
+@Suite("Crashes delivered onto a full disk", .enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
+struct CrashDeliveryOntoAFullDiskTests {
+    /// A store on a full-disk mount, made by a first launch, with one crash record.
+    static func storeWithACrash(on disk: UnwritableStoreTests.FullDisk) throws -> URL {
+        let store = disk.mountPoint.appendingPathComponent("store")
+        try InMemoryTracker(storeDirectory: store) { $0.capturesCrashes = true }.tracker.shutdown()
+        try Data("autotrack-crash 1700000000000 SIGSEGV\n".utf8).write(to: store.appendingPathComponent("crash_record"))
+        return store
+    }
+
+    func crashesDelivered(from store: URL) throws -> Int {
+        let launch = try InMemoryTracker(storeDirectory: store) { $0.capturesCrashes = true }
+        defer { launch.tracker.shutdown() }
+        return launch.tracker.diagnostics.crashesDelivered
+    }
+
+    @Test("a crash delivered while the store refuses writes is stored when the disk recovers, and the next launch does not deliver it again")
+    func storedLaterOnce() throws {
+        let disk = try UnwritableStoreTests.FullDisk()
+        defer { disk.unmount() }
+        let store = try Self.storeWithACrash(on: disk)
+        disk.fill()
+        let launch = try InMemoryTracker(storeDirectory: store) { $0.capturesCrashes = true }
+        #expect(launch.tracker.diagnostics.crashesDelivered == 1)
+        #expect(launch.tracker.diagnostics.awaitingStore == 1)
+        try disk.free()
+        launch.tracker.waitUntilQueued()
+        #expect(launch.tracker.diagnostics.awaitingStore == 0)
+        launch.tracker.flush()
+        #expect(launch.transport.events.map(\.name.rawValue) == ["AppCrashed"])
+        launch.tracker.shutdown()
+        #expect(try crashesDelivered(from: store) == 0, "delivered once")
+    }
+
+    @Test("a launch that ends before the store takes the crash leaves it to the next launch")
+    func leftToTheNextLaunch() throws {
+        let disk = try UnwritableStoreTests.FullDisk()
+        defer { disk.unmount() }
+        let store = try Self.storeWithACrash(on: disk)
+        disk.fill()
+        let launch = try InMemoryTracker(storeDirectory: store) { $0.capturesCrashes = true }
+        #expect(launch.tracker.diagnostics.awaitingStore == 1)
+        launch.tracker.shutdown()
+        try disk.free()
+        #expect(try crashesDelivered(from: store) == 1, "delivered by the next launch")
+        #expect(try crashesDelivered(from: store) == 0)
     }
 }

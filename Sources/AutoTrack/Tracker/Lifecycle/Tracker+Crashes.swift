@@ -24,6 +24,11 @@ extension Tracker {
     /// The file crash records are written to, in the store.
     static func crashRecordFile(in directory: URL) -> URL { directory.appendingPathComponent("crash_record") }
 
+    /// The file crash records move to when a launch delivers them, until the store
+    /// holds their events: emptied then, delivered again by the next launch if the
+    /// store never took them.
+    static func crashHandOverFile(in directory: URL) -> URL { directory.appendingPathComponent("crash_record.delivering") }
+
     /// Installs the fatal-signal handlers writing to this store's crash record (the
     /// process holds one: the last tracker to start owns it).
     func installCrashCapture() {
@@ -34,11 +39,28 @@ extension Tracker {
     }
 
     /// Tracks the crashes recorded by the process before — `AppCrashed` at the time of
-    /// the crash, with `app_crashed_reason` — stores them, then empties the record (a
-    /// record the store could not take stays for the next launch).
+    /// the crash, with `app_crashed_reason` — exactly once: the records move to the
+    /// hand-over file first (a store that cannot take the move keeps them for the next
+    /// launch), and that file is emptied once the store holds their events — at once,
+    /// or when a refused batch is written later in this run. A launch that ends first
+    /// leaves them to the next.
     func deliverRecordedCrashes() {
-        let file = Self.crashRecordFile(in: configuration.storeDirectory)
-        guard let bytes = PrivateFiles.read(file.path), !bytes.isEmpty else { return }
+        let recordPath = Self.crashRecordFile(in: configuration.storeDirectory).path
+        let handOverPath = Self.crashHandOverFile(in: configuration.storeDirectory).path
+        let handedOver = PrivateFiles.read(handOverPath) ?? []
+        let fresh = PrivateFiles.read(recordPath) ?? []
+        var bytes = handedOver
+        if !fresh.isEmpty {
+            // A rename needs no room on the disk; adding to records handed over before does.
+            if handedOver.isEmpty {
+                guard rename(recordPath, handOverPath) == 0 else { return }
+            } else {
+                guard PrivateFiles.write(handedOver + fresh, to: handOverPath) == nil else { return }
+                _ = PrivateFiles.write([], to: recordPath)
+            }
+            bytes += fresh
+        }
+        guard !bytes.isEmpty else { return }
         let crashes = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap(CrashRecord.init)
         for crash in crashes {
             let properties: Properties = ["app_crashed_reason": .string(crash.reason)]
@@ -47,10 +69,23 @@ extension Tracker {
                 content: .lifecycle(Self.appCrashedEvent, properties)))
         }
         worker.sync { drainSubmissions() }
-        if state.withLock({ $0.diagnostics.awaitingStore }) == 0 {
-            _ = PrivateFiles.write([], to: file.path)
+        let stored = state.withLock { state in
+            state.diagnostics.crashesDelivered += crashes.count
+            state.crashesAwaitingStore = state.diagnostics.awaitingStore > 0
+            return !state.crashesAwaitingStore
         }
-        state.withLock { $0.diagnostics.crashesDelivered += crashes.count }
+        if stored { _ = PrivateFiles.write([], to: handOverPath) }
+    }
+
+    /// The refused batches were all written or dropped: crash events among them are
+    /// stored and their records done with — unless some were dropped (`erasingRecords`
+    /// `false`: the next launch delivers them again). Worker thread only.
+    func crashesStoredAfterRetry(erasingRecords: Bool) {
+        let wereWaiting = state.withLock { state in
+            defer { state.crashesAwaitingStore = false }
+            return state.crashesAwaitingStore
+        }
+        if wereWaiting, erasingRecords { _ = PrivateFiles.write([], to: Self.crashHandOverFile(in: configuration.storeDirectory).path) }
     }
 }
 

@@ -172,6 +172,7 @@ extension Tracker {
             $0.diagnostics.storeFailures += lost
             $0.diagnostics.awaitingStore = awaiting
         }
+        if awaiting == 0 { crashesStoredAfterRetry(erasingRecords: lost == 0) }
         scheduleUnstoredRetry()
     }
 

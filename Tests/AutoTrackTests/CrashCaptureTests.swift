@@ -1,0 +1,87 @@
+import AutoTrack
+import AutoTrackEvents
+import AutoTrackTesting
+import Foundation
+import Testing
+
+/// Crashes of a child process, with real signals, delivered as `AppCrashed` on the next
+/// launch; handlers installed before the tracker's keep their say.
+@Suite("Crash capture")
+struct CrashCaptureTests {
+    /// How a child dies, and the reasons its record may give.
+    static var crashKinds: [(String, [String])] {
+        var kinds = [("segv", ["SIGSEGV"]), ("abort", ["SIGABRT"]), ("fatal-error", ["SIGILL", "SIGTRAP"]),
+                     ("reported", ["TypeError: undefined is not a function     at render (app.js:42)"])]
+        #if !AUTOTRACK_TSAN
+        // ThreadSanitizer handles processor faults and stack overflows itself.
+        kinds += [("fault", ["SIGSEGV", "SIGBUS"]), ("stack-overflow", ["SIGSEGV", "SIGBUS"]), ("chained-fault", ["SIGSEGV", "SIGBUS"])]
+        #endif
+        return kinds
+    }
+
+    static func runCrashChild(_ crash: String, directory: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = CrashSafetyTests.writer
+        process.arguments = ["crash-child", "--dir", directory.path, "--crash", crash]
+        // No runtime backtrace: the test needs the death, not the report.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process
+    }
+
+    @Test("a crash in a child process — a real signal, a Swift fatal error, an error the host reports — is written before the process dies and delivered as AppCrashed on the next launch, once",
+          arguments: crashKinds)
+    func crashes(crash: String, reasons: [String]) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashSafetyTests.writer.path), "build the autotrack product first (swift build)")
+        let directory = temporaryDirectory("crash-\(crash)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let child = try Self.runCrashChild(crash, directory: directory)
+        if crash == "reported" {
+            #expect(child.terminationReason == .exit && child.terminationStatus == 70)
+        } else {
+            #if AUTOTRACK_TSAN
+            // ThreadSanitizer takes fatal signals over and exits with its own status.
+            #expect(child.terminationStatus != 0, "the process still dies")
+            #else
+            #expect(child.terminationReason == .uncaughtSignal, "the process still dies of its signal")
+            #endif
+        }
+        let relaunch = try InMemoryTracker(storeDirectory: directory) { $0.capturesCrashes = true }
+        relaunch.tracker.flush()
+        let delivered = relaunch.transport.events
+        #expect(delivered.map(\.name.rawValue) == ["before_crash", "AppCrashed"])
+        let crashed = try #require(delivered.last)
+        if case .string(let reason)? = crashed.properties["app_crashed_reason"] {
+            #expect(reasons.contains(reason), "\(reason)")
+        } else {
+            Issue.record("no app_crashed_reason")
+        }
+        #expect(crashed.time.millisecondsSince1970 >= (delivered.first?.time.millisecondsSince1970 ?? .max))
+        #expect(relaunch.tracker.diagnostics.crashesDelivered == 1)
+        relaunch.tracker.shutdown()
+        let again = try InMemoryTracker(storeDirectory: directory) { $0.capturesCrashes = true }
+        #expect(again.tracker.diagnostics.crashesDelivered == 0, "delivered once")
+        again.tracker.shutdown()
+    }
+
+    #if !AUTOTRACK_TSAN
+    @Test("a fault a handler installed before the tracker's recovers from is no crash: the process goes on, nothing is recorded")
+    func recoveredFault() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashSafetyTests.writer.path), "build the autotrack product first (swift build)")
+        let directory = temporaryDirectory("crash-recovered")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let child = try Self.runCrashChild("recovered-fault", directory: directory)
+        #expect(child.terminationReason == .exit && child.terminationStatus == 0, "the earlier handler fixed the fault")
+        let relaunch = try InMemoryTracker(storeDirectory: directory) { $0.capturesCrashes = true }
+        relaunch.tracker.flush()
+        #expect(relaunch.transport.events.map(\.name.rawValue) == ["before_crash"])
+        #expect(relaunch.tracker.diagnostics.crashesDelivered == 0)
+        relaunch.tracker.shutdown()
+    }
+    #endif
+}
