@@ -103,4 +103,26 @@ struct DeadClickTests {
         #expect(fixture.names == ["$AppClick"])
         fixture.memory.close()
     }
+
+    @Test("a click answers the tap that triggered it, not a dead tap elsewhere before it; taps on the clicked element or inside it are answered too")
+    func clickAnswersItsOwnTap() throws {
+        let fixture = try Fixture()
+        let badge = Element("UILabel", role: .label, text: "Sale")
+        fixture.buy.addChild(badge)
+        fixture.touch(fixture.photo)
+        fixture.memory.clock.advance(by: 200)
+        fixture.touch(fixture.buy)
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppDeadClick"])
+        #expect(fixture.memory.events.last?.properties["$element_type"] == "UIImageView")
+        // A double tap's first touch, and a touch on a label inside the button.
+        fixture.touch(fixture.buy)
+        fixture.memory.clock.advance(by: 150)
+        fixture.touch(badge)
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppDeadClick", "$AppClick"])
+        fixture.memory.close()
+    }
 }

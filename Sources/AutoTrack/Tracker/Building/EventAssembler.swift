@@ -115,8 +115,11 @@ final class EventAssembler: Sendable {
         guard let timeout else { return [] }
         let due = expiredDeadClicks(at: submission.monotonic, timeout: timeout, repairs: &repairs)
         switch submission.content {
-        // A click or screen view answers the taps; leaving the app (a tap that opened
-        // a link or another app) ends them too.
+        // A screen view answers the taps waiting; a click, the tap that triggered it
+        // (and taps on the same element); leaving the app (a tap that opened a link or
+        // another app) ends them all.
+        case .interaction(let interaction) where !interaction.isScreenView:
+            deadClicks.withLock { $0.answered(byClickOn: interaction.elementProperties) }
         case .interaction, .leftScreen: deadClicks.withLock { $0.responded() }
         case .lifecycle(let name, _) where name == .appEnd: deadClicks.withLock { $0.responded() }
         case .tap(let properties): deadClicks.withLock { $0.tapped(DeadClickDetector.PendingTap(submission: submission, properties: properties)) }
