@@ -7,7 +7,10 @@ public import AutoTrackReferenceUI
 public enum BuiltInHooks {
     /// One strategy per interception point: the default set for a tracker.
     public static func standard() -> [any InterceptionHook<ReferenceHost>] {
-        [ControlSendActionHook(), GestureTargetHook(), AlertActionBlockHook(), ProxyDelegateHook(), ScreenViewAppearHook()]
+        [
+            ControlSendActionHook(), GestureTargetHook(), AlertActionBlockHook(), ProxyDelegateHook(), ScreenViewAppearHook(),
+            ApplicationSendEventHook(), OpenURLDelegateHook(), NotificationResponseDelegateHook(),
+        ]
     }
 
     /// Every built-in strategy, grouped by interception point.
@@ -15,6 +18,7 @@ public enum BuiltInHooks {
         [
             ControlSendActionHook(), ApplicationSendActionHook(), GestureTargetHook(), AddGestureRecognizerHook(),
             AlertActionBlockHook(), ExchangeDelegateHook(), SubclassDelegateHook(), ProxyDelegateHook(), ScreenViewAppearHook(),
+            ApplicationSendEventHook(), OpenURLDelegateHook(), NotificationResponseDelegateHook(),
         ]
     }
 }

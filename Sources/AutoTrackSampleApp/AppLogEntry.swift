@@ -54,6 +54,10 @@ extension AppLogEntry.Kind {
     public static let subclassSelect = Self("subclass select")
     /// The banner's long-press action ran, at a state.
     public static let bannerPress = Self("banner press")
+    /// `AppDelegate` opened a link.
+    public static let openLink = Self("open link")
+    /// `AppDelegate` took a notification response.
+    public static let openNotification = Self("open notification")
 }
 
 extension AppLogEntry {
@@ -100,6 +104,10 @@ extension AppLogEntry {
     public static func subclassSelect(_ indexPath: IndexPath) -> AppLogEntry {
         AppLogEntry(.subclassSelect, detail: "\(indexPath.section):\(indexPath.row)")
     }
+    /// `AppDelegate` opened the link `link`.
+    public static func openLink(_ link: String) -> AppLogEntry { AppLogEntry(.openLink, detail: link) }
+    /// `AppDelegate` took the response to the notification titled `title`.
+    public static func openNotification(_ title: String) -> AppLogEntry { AppLogEntry(.openNotification, detail: title) }
     /// The banner's long-press action ran at `state`.
     public static func bannerPress(_ state: GestureState) -> AppLogEntry { AppLogEntry(.bannerPress, detail: "\(state)") }
     /// The `viewDidAppear:` of the screen class `screen` ran.

@@ -18,6 +18,8 @@ public import AutoTrackRuntime
 /// - `MyTabBarController`: tabs `OrdersViewController` and `ProfileViewController`,
 ///   with a tab bar of `UITabBarButton`s;
 /// - `FilterViewController`: a sheet (`.pageSheet`) with one label;
+/// - `AppDelegate`: the application's and the notification center's delegate, opening
+///   links and notifications;
 /// - an alert with "Cancel" and "OK";
 /// - `MyTableDelegate` and `MySubTableDelegate` (a subclass that calls super), for
 ///   delegate scenarios.
@@ -65,12 +67,16 @@ public final class SampleApp {
     /// A tab bar controller (`MyTabBarController`) with "Orders" and "Profile" tabs,
     /// presented from the list.
     public private(set) var accountTabs: ViewControllerObject!
+    /// The app delegate (`AppDelegate`), also the notification center's delegate.
+    public internal(set) var appDelegate: RuntimeObject!
 
     /// Builds the app's classes and screens in `host`; call ``launch()`` to show it.
     public init(host: ReferenceHost) throws(RuntimeError) {
         self.host = host
         try defineClasses()
+        try defineAppDelegate()
         try buildScreens()
+        try connectAppDelegate()
     }
 
     /// Builds the app in a fresh host.
@@ -105,7 +111,7 @@ public final class SampleApp {
         })
     }
 
-    private func define(_ name: String, superclass: String, methods: (RuntimeClass) -> [(Selector, String, Implementation)]) throws(RuntimeError) {
+    func define(_ name: String, superclass: String, methods: (RuntimeClass) -> [(Selector, String, Implementation)]) throws(RuntimeError) {
         guard let parent = host.runtime.lookUpClass(superclass) else { throw .classNotFound(superclass) }
         let cls = try host.runtime.allocateClassPair(superclass: parent, name: name)
         for (selector, types, implementation) in methods(cls) {

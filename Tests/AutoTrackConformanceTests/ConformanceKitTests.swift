@@ -17,6 +17,7 @@ struct ConformanceKitTests {
         #expect(Set(all.map(\.id)).count == all.count)
         let prefixes: [InterceptionPoint?: String] = [
             nil: "GEN-", .sendAction: "SA-", .gesture: "GR-", .alertAction: "AA-", .delegateSelection: "DS-", .screenView: "SV-",
+            .touchEnd: "TE-", .openURL: "OU-", .notificationResponse: "NR-",
         ]
         for scenario in all {
             // Kept counterexamples of exploration are EXP- at whatever point they were found.

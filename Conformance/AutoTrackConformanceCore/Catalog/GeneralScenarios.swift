@@ -191,8 +191,11 @@ enum GeneralScenarios {
         ) { run in
             let fixture = fixture(run)
             var probed = run.subject.hookedMethods
-            if run.subject.point == .delegateSelection {
-                probed.append(.init("MyTableDelegate", "tableView:didSelectRowAtIndexPath:"))
+            switch run.subject.point {
+            case .delegateSelection: probed.append(.init("MyTableDelegate", "tableView:didSelectRowAtIndexPath:"))
+            case .openURL: probed.append(.init("AppDelegate", "application:openURL:options:"))
+            case .notificationResponse: probed.append(.init("AppDelegate", "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"))
+            default: break
             }
             for hooked in probed { OtherLibraryHooks.selectorProbe(hooked, runtime: run.runtime, log: run.log) }
             try run.install()
@@ -228,11 +231,12 @@ enum GeneralScenarios {
     /// Whether one user action at the subject's point calls the hooked method itself
     /// (rather than only at set-up, like `addGestureRecognizer:` or `setDelegate:`).
     static func triggerCallsHookedMethod(_ subject: ConformanceSubject) -> Bool {
-        subject.point == .sendAction || subject.point == .screenView
+        subject.point == .sendAction || subject.point == .screenView || subject.point == .touchEnd
     }
 
-    /// The methods one user action calls once: the send-action methods and `viewDidAppear:`.
-    static let triggerSelectors = ["sendAction:to:forEvent:", "sendAction:to:from:forEvent:", "viewDidAppear:"]
+    /// The methods one user action calls: the send-action methods, `viewDidAppear:`
+    /// and `sendEvent:` (once per phase of a touch).
+    static let triggerSelectors = ["sendAction:to:forEvent:", "sendAction:to:from:forEvent:", "viewDidAppear:", "sendEvent:"]
 
     /// How often the other library's hook `prefix` ran on a trigger method.
     static func triggerCalls(_ library: AppLogEntry.Kind, _ run: ScenarioRun) -> Int {

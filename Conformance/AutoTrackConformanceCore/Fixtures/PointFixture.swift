@@ -27,6 +27,9 @@ public struct PointFixture: Sendable {
         case .alertAction: alertAction
         case .delegateSelection: delegateSelection
         case .screenView: screenView
+        case .touchEnd: touchEnd
+        case .openURL: openURL
+        case .notificationResponse: notificationResponse
         default: missing(point)
         }
     }
@@ -103,6 +106,37 @@ public struct PointFixture: Sendable {
             try run.host.driver.push(try run.host.makeController("SettingsViewController", title: "Settings"), on: run.app.navigation)
         },
         original: .viewDidAppear("SettingsViewController"))
+
+    /// A finger's tap on the list screen's banner, through `-[UIApplication
+    /// sendEvent:]`: its tap recognizer runs `bannerTapped:`.
+    static let touchEnd = PointFixture(
+        prepare: { run in
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in try run.host.driver.touch(run.app.bannerImage) },
+        original: .bannerTap)
+
+    /// The link every open-url scenario opens.
+    public static let link = "shop://product/42?utm_source=newsletter"
+
+    /// The app delegate is asked to open ``link``.
+    static let openURL = PointFixture(
+        prepare: { run in
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in try run.host.driver.open(link: link) },
+        original: .openLink(link))
+
+    /// The user opens a notification titled "Sale".
+    static let notificationResponse = PointFixture(
+        prepare: { run in
+            try run.app.launch()
+            run.resetCounts()
+        },
+        trigger: { run in try run.host.driver.openNotification(title: "Sale", body: "50% off today") },
+        original: .openNotification("Sale"))
 
     /// A table on the list screen with rows `Row 0` …, and `delegate`.
     public static func makeTable(_ run: ScenarioRun, delegate: RuntimeObject?, rows: Int = 6) throws -> ListViewObject {

@@ -76,7 +76,8 @@ public struct Violation: Hashable, Sendable, Codable, CustomStringConvertible {
 /// Scenarios are values: ``ScenarioCatalog`` lists them, ``Conformance/evaluate(_:scenarios:backend:)``
 /// runs them against a ``ConformanceSubject``.
 public struct Scenario: Hashable, Sendable, Identifiable, CustomStringConvertible {
-    /// The stable id: `SA-`, `GR-`, `AA-`, `DS-`, `SV-` or `GEN-` and a number.
+    /// The stable id: `SA-`, `GR-`, `AA-`, `DS-`, `SV-`, `TE-`, `OU-`, `NR-` or `GEN-` and a
+    /// number.
     public let id: String
     /// The interception point; `nil` for a general scenario that runs at every point.
     public let point: InterceptionPoint?

@@ -136,7 +136,7 @@ public struct AutoTrackSettings: Hashable, Sendable {
 
     /// Whether an interaction a hook reported is recorded under these settings.
     public func records(_ interaction: Interaction) -> Bool {
-        records(interaction.point.isScreenView ? .appViewScreen : .appClick, element: interaction.element, screen: interaction.screen)
+        records(interaction.automaticEventType, element: interaction.element, screen: interaction.screen)
     }
 
     /// Whether an automatic event of `type` about `element` on `screen` is recorded
@@ -151,3 +151,15 @@ public struct AutoTrackSettings: Hashable, Sendable {
     }
 }
 
+extension Interaction {
+    /// The automatic event an interaction becomes: a click, a screen view, a dead
+    /// click when nothing answers a touch, a deep link or a notification open.
+    public var automaticEventType: AutomaticEventTypes {
+        switch point.kind {
+        case .click: .appClick
+        case .screenView: .appViewScreen
+        case .touch: .appDeadClick
+        case .appOpen: details.notification != nil ? .appPushClick : .appDeeplinkLaunch
+        }
+    }
+}

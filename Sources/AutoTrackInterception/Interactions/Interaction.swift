@@ -92,18 +92,43 @@ public struct InteractionDetails: Hashable, Sendable {
     public var animated: Bool?
     /// Why a screen view was recorded (screen view).
     public var screenViewReason: ScreenViewReason?
+    /// The URL the app was asked to open (open URL).
+    public var openedURL: String?
+    /// The notification the user responded to (notification response).
+    public var notification: NotificationContent?
 
     /// Creates details.
     public init(
         actionName: String? = nil, listPosition: ListPosition? = nil, gestureKind: GestureKind? = nil,
-        alert: AlertContext? = nil, animated: Bool? = nil, screenViewReason: ScreenViewReason? = nil
+        alert: AlertContext? = nil, animated: Bool? = nil, screenViewReason: ScreenViewReason? = nil,
+        openedURL: String? = nil, notification: NotificationContent? = nil
     ) {
+        self.openedURL = openedURL
+        self.notification = notification
         self.actionName = actionName
         self.listPosition = listPosition
         self.gestureKind = gestureKind
         self.alert = alert
         self.animated = animated
         self.screenViewReason = screenViewReason
+    }
+
+    /// What a notification showed: its title and body, and the service that sent it
+    /// when its payload says.
+    public struct NotificationContent: Hashable, Sendable {
+        /// The title.
+        public var title: String?
+        /// The body.
+        public var body: String?
+        /// The sending service, when known.
+        public var service: String?
+
+        /// Creates the content.
+        public init(title: String?, body: String?, service: String? = nil) {
+            self.title = title
+            self.body = body
+            self.service = service
+        }
     }
 
     /// The kind of gesture a recognizer recognised. Open: a host with recognizers of

@@ -20,6 +20,12 @@ public struct InterceptionPoint: Hashable, Sendable, CustomStringConvertible {
         case click
         /// A screen shown (`$AppViewScreen`); it ends the page shown before it.
         case screenView
+        /// A touch that ended on an element: no event of its own, but a tap that
+        /// nothing answers becomes a dead click (`$AppDeadClick`).
+        case touch
+        /// The app was opened from outside — a link (`$AppDeeplinkLaunch`) or a
+        /// notification (`$AppPushClick`).
+        case appOpen
     }
 
     /// The point's name, e.g. `send-action`; stable, written in reports.
@@ -45,11 +51,23 @@ public struct InterceptionPoint: Hashable, Sendable, CustomStringConvertible {
     /// A view controller appeared (`viewDidAppear:`).
     public static let screenView = InterceptionPoint("screen-view", records: .screenView)
 
-    /// The points of a UIKit-shaped host, in a fixed order.
-    public static let uiKit: [InterceptionPoint] = [.sendAction, .gesture, .alertAction, .delegateSelection, .screenView]
+    /// `-[UIApplication sendEvent:]` delivered a touch that ended on a view.
+    public static let touchEnd = InterceptionPoint("touch-end", records: .touch)
+    /// The app delegate was asked to open a URL (`application:openURL:options:`).
+    public static let openURL = InterceptionPoint("open-url", records: .appOpen)
+    /// The notification center's delegate got the user's response to a notification
+    /// (`userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:`).
+    public static let notificationResponse = InterceptionPoint("notification-response", records: .appOpen)
 
-    /// The UIKit point named `name`, or `nil`.
-    public static func uiKit(named name: String) -> InterceptionPoint? { uiKit.first { $0.name == name } }
+    /// The user-interface points of a UIKit-shaped host, in a fixed order: those
+    /// whose interactions are clicks and screen views.
+    public static let uiKit: [InterceptionPoint] = [.sendAction, .gesture, .alertAction, .delegateSelection, .screenView]
+    /// The application-level points of a UIKit-shaped host: touches as the
+    /// application delivers them, and the app opened from a link or a notification.
+    public static let uiKitApplication: [InterceptionPoint] = [.touchEnd, .openURL, .notificationResponse]
+
+    /// The UIKit point (of either list) named `name`, or `nil`.
+    public static func uiKit(named name: String) -> InterceptionPoint? { (uiKit + uiKitApplication).first { $0.name == name } }
 
     /// Whether interactions at this point are screen views.
     public var isScreenView: Bool { kind == .screenView }

@@ -8,9 +8,9 @@ import AutoTrackProperties
 public struct TouchDriver {
     unowned let host: ReferenceHost
 
-    private var runtime: Runtime { host.runtime }
+    var runtime: Runtime { host.runtime }
 
-    private func makeEvent() throws(RuntimeError) -> EventObject {
+    func makeEvent() throws(RuntimeError) -> EventObject {
         guard let cls = runtime.lookUpClass("UIEvent"), let event = try host.make(cls) as? EventObject else {
             throw .classNotFound("UIEvent")
         }
@@ -37,12 +37,24 @@ public struct TouchDriver {
     private func tap(_ control: ControlObject, segment: Int?) throws(RuntimeError) {
         let event = try makeEvent()
         event.touchPhase = .began
+        try touchBegan(on: control, event: event)
+        try touchEnded(on: control, event: event, segment: segment)
+    }
+
+    /// What a finger going down on `control` does: touch-down (a stepper steps).
+    func touchBegan(on control: ControlObject, event: EventObject) throws(RuntimeError) {
         try send(control, events: .touchDown, event: event)
-        switch control.role {
-        case .stepper:
+        if control.role == .stepper {
             // UIStepper steps as the finger goes down.
             control.value += control.stepValue
             try send(control, events: .valueChanged, event: event)
+        }
+    }
+
+    /// What a finger lifting from `control` does: value-changed for a switch or a
+    /// segmented control, then touch-up-inside.
+    func touchEnded(on control: ControlObject, event: EventObject, segment: Int?) throws(RuntimeError) {
+        switch control.role {
         case .toggle:
             event.touchPhase = .ended
             control.switchIsOn.toggle()
@@ -97,6 +109,11 @@ public struct TouchDriver {
     public func tap(gesturesOn view: ViewObject) throws(RuntimeError) {
         let confinement = host.enterUIThread("tap")
         defer { host.leaveUIThread(confinement) }
+        try recognizeTaps(on: view)
+    }
+
+    /// Each tap recognizer of `view` recognises.
+    func recognizeTaps(on view: ViewObject) throws(RuntimeError) {
         for recognizer in view.gestureRecognizers where recognizer.kind == .tap {
             try runtime.call(recognizer, "_setState:", GestureState.ended.rawValue)
             recognizer.state = .possible

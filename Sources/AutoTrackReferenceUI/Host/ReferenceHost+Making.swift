@@ -25,6 +25,9 @@ extension ReferenceHost {
         case .gesture(let kind)?: return GestureRecognizerObject(host: self, class: cls, kind: kind)
         case .application?: return ApplicationObject(host: self, class: cls)
         case .event?: return EventObject(class: cls)
+        case .url?: return URLObject(instanceOf: cls)
+        case .notificationCenter?: return NotificationCenterObject(instanceOf: cls)
+        case .notificationResponse?: return NotificationResponseObject(instanceOf: cls)
         case nil: return try runtime.allocate(cls)
         }
     }

@@ -21,6 +21,9 @@ enum StorageKind {
     case gesture(GestureKind)
     case application
     case event
+    case url
+    case notificationCenter
+    case notificationResponse
 }
 
 /// Names one registered notification observer (`removeObserver:`).
@@ -66,6 +69,8 @@ public final class ReferenceHost: @unchecked Sendable {
     public let hierarchyVersion: HierarchyVersion
     /// `UIApplication.sharedApplication`.
     public private(set) var application: ApplicationObject!
+    /// `UNUserNotificationCenter.currentNotificationCenter`.
+    public private(set) var notificationCenter: NotificationCenterObject!
     /// The key window.
     public private(set) var window: ViewObject!
     /// The window's root view controller.
@@ -103,11 +108,9 @@ public final class ReferenceHost: @unchecked Sendable {
         try ListClasses.define(in: self)
         try AlertClasses.define(in: self)
         try ControllerClasses.define(in: self)
-        let applicationClass = try runtime.defineClass("UIApplication", superclass: runtime.lookUpClass("UIResponder")!, methods: [
-            ("sendAction:to:from:forEvent:", "c@::@@@", ControlClasses.applicationSendAction),
-        ])
-        register(applicationClass, storage: .application)
+        let applicationClass = try ApplicationClasses.define(in: self)
         application = try make(applicationClass, as: ApplicationObject.self)
+        notificationCenter = frameworkObject("UNUserNotificationCenter", as: NotificationCenterObject.self)
         window = frameworkObject("UIWindow", as: ViewObject.self)
         window.frame = screenBounds
         window.applicationForChain = application
@@ -282,11 +285,6 @@ public final class ReferenceHost: @unchecked Sendable {
     }
 }
 
-/// The Swift-side storage of `UIApplication`.
-public final class ApplicationObject: ResponderObject, @unchecked Sendable {
-    // Safe by confinement to the UI thread.
-}
-
 /// The phase of the touch a `UIEvent` carries (`UITouchPhase`).
 public enum TouchPhase: Hashable, Sendable {
     /// The finger went down.
@@ -309,6 +307,10 @@ public final class EventObject: RuntimeObject, @unchecked Sendable {
     public let sequence: Int
     /// The phase of the sequence's touch now (`event.allTouches.anyObject.phase`).
     public internal(set) var touchPhase: TouchPhase = .began
+    /// The view the touch is on (`event.allTouches.anyObject.view`), for an event a
+    /// finger delivers through `-[UIApplication sendEvent:]`; `nil` for events
+    /// made for a control's actions alone.
+    public internal(set) var touchedView: ViewObject?
     private static let counter = Atomic<Int>(0)
 
     init(class cls: RuntimeClass) {

@@ -131,6 +131,20 @@ extension Tracker {
     /// settings decide first — an interaction that did not come through a context of
     /// ours, whose pipeline asked them already.
     func receive(_ interaction: Interaction, appliesSettings: Bool) {
+        switch interaction.point.kind {
+        case .click, .screenView: break
+        case .touch:
+            // A touch is no event: it waits for a click or screen view to answer it.
+            if let element = interaction.element { noteTap(on: element, screen: interaction.screen) }
+            return
+        case .appOpen:
+            if let notification = interaction.details.notification {
+                trackPushOpen(title: notification.title, content: notification.body, service: notification.service)
+            } else if let link = interaction.details.openedURL {
+                trackDeepLink(link)
+            }
+            return
+        }
         let parts: CallContext.Parts
         let text: ElementTextPolicy
         if appliesSettings {

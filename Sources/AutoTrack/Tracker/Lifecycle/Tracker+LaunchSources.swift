@@ -19,9 +19,15 @@ extension Tracker {
     /// `$utm_campaign` from its query. Recorded when the settings include
     /// ``AutomaticEventTypes/appDeeplinkLaunch`` (they do by default).
     public func trackDeepLink(_ url: URL) {
+        trackDeepLink(url.absoluteString)
+    }
+
+    /// `trackDeepLink(_:)` for a link as text (a hook reads `NSURL.absoluteString`):
+    /// text that is no URL is kept as `$deeplink_url`, with no campaign.
+    func trackDeepLink(_ link: String) {
         guard state.withLock({ $0.recordsAutomatic(.appDeeplinkLaunch) }) else { return }
-        var properties: Properties = ["$deeplink_url": .string(url.absoluteString)]
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        var properties: Properties = ["$deeplink_url": .string(link)]
+        let items = URLComponents(string: link)?.queryItems ?? []
         for (parameter, property) in Self.campaignParameters {
             if let value = items.first(where: { $0.name == parameter })?.value, !value.isEmpty { properties[property] = .string(value) }
         }

@@ -1,0 +1,48 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackMethodWrapping
+import AutoTrackModelBackend
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+
+/// Touches at `-[UIApplication sendEvent:]`: every event of the app passes there, phase
+/// by phase; an event whose touch ended on a view is one touch-end interaction with
+/// the view's snapshot and its screen's, recorded before the event is delivered — what
+/// a tracker needs to tell a tap nothing answered (a dead click). Other phases, and
+/// events that carry no touch, go straight on.
+public final class ApplicationSendEventHook: InterceptionHook {
+    /// `.touchEnd`.
+    public let point = InterceptionPoint.touchEnd
+    /// `touch-end/send-event`.
+    public let name = "touch-end/send-event"
+    /// `-[UIApplication sendEvent:]`.
+    public let hookedMethods = [HookedMethod("UIApplication", "sendEvent:")]
+
+    /// Creates the hook.
+    public init() {}
+
+    /// Wraps `-[UIApplication sendEvent:]`.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
+        let name = self.name
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendEvent:", context: context) { original, hookSwitch in
+            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+            return Implementation("\(name) -[UIApplication sendEvent:]") { message throws(RuntimeError) in
+                guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
+                      let view = event.touchedView else { return try original.body(message) }
+                // One touch ends once: a second library's sendEvent: calling ours, or
+                // the event sent on again, is the same touch.
+                return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
+                    let context = interceptor.context
+                    return Interaction(
+                        point: .touchEnd, element: context.snapshot(of: view),
+                        screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
+                        details: InteractionDetails(), capturedBy: interceptor.capturedBy)
+                } original: { () throws(RuntimeError) in
+                    try original.body(message)
+                }
+            }
+        }
+    }
+}

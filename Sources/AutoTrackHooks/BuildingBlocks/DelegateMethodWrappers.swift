@@ -1,0 +1,79 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `Interceptor` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackLocking
+import AutoTrackMethodWrapping
+import AutoTrackModelBackend
+/// AutoTrackRuntime: `Implementation`, `RuntimeClass`, `RuntimeObject`, `Selector` appear in this file's public API.
+public import AutoTrackRuntime
+
+/// Wrappers of one delegate method on the classes of the delegates an object is given
+/// (`-[UIApplication setDelegate:]`, `-[UNUserNotificationCenter setDelegate:]`): the
+/// class whose own method answers — the delegate's class or the nearest ancestor that
+/// implements it — is wrapped once, before the setter runs. A delegate that does not
+/// implement the method gets none: UIKit asks `respondsToSelector:` and must keep
+/// hearing the app's answer.
+public final class DelegateMethodWrappers: Sendable {
+    /// Makes the wrapper of the method `original` of `cls`, reporting through
+    /// `interceptor`.
+    public typealias Wrapper = @Sendable (_ original: Implementation, _ cls: RuntimeClass, _ interceptor: Interceptor) -> Implementation
+
+    private let handles = Locked<[String: HookHandle]>([:])
+    private let selector: Selector
+    private let name: String
+    private let context: InteractionContext
+    private let wrapper: Wrapper
+
+    /// Wrappers of `selector`, installed under `name`, reporting to `context`.
+    public init(of selector: Selector, name: String, context: InteractionContext, wrapper: @escaping Wrapper) {
+        self.selector = selector
+        self.name = name
+        self.context = context
+        self.wrapper = wrapper
+    }
+
+    /// Wraps the method of `delegate`'s class (or of the ancestor that implements it),
+    /// unless it is wrapped already or not implemented.
+    public func wrap(classOf delegate: RuntimeObject) throws(HookError) {
+        let runtime = delegate.realClass.runtime
+        let (selector, wrapper, context, name) = (selector, wrapper, context, name)
+        var current: RuntimeClass? = delegate.realClass
+        var steps = 0
+        while let cls = current, steps < 64 {
+            steps += 1
+            current = cls.superclass
+            guard runtime.ownMethods(of: cls).contains(where: { $0.selector == selector }) else { continue }
+            if let existing = handles.withLock({ $0[cls.name] }), existing.state == .installed { return }
+            let handle = try MethodWrapper.install(name: "\(name)/delegate", runtime: runtime, cls: cls, selector: selector.name) { original, hookSwitch in
+                wrapper(original, cls, Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
+            }
+            handles.withLock { $0[cls.name] = handle }
+            return
+        }
+    }
+
+    /// The wrapper of a `setDelegate:` (`name`): wraps the new delegate's method
+    /// (fail-open), then runs the original with the app's own delegate.
+    public func wrappingSetter(_ original: Implementation, name: String, interceptor: Interceptor) -> Implementation {
+        Implementation(name) { message throws(RuntimeError) in
+            try interceptor.forward(message) { message in
+                if let delegate = message.arguments.first?.object { try self.wrap(classOf: delegate) }
+                return message
+            } original: { (message: Message) throws(RuntimeError) in
+                try original.body(message)
+            }
+        }
+    }
+
+    /// A handle that uninstalls every delegate wrapper.
+    public var handle: HookHandle {
+        HookHandle(name: "\(name)/delegates") { () throws(HookError) -> HookState in
+            var state = HookState.uninstalled
+            for (_, handle) in self.handles.withLock({ $0 }) {
+                try handle.uninstall()
+                if handle.state == .passThrough { state = .passThrough }
+            }
+            self.handles.withLock { $0.removeAll() }
+            return state
+        }
+    }
+}
