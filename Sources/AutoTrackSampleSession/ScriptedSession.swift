@@ -16,7 +16,20 @@ public enum ScriptedSession {
         public let description: String
         /// The events the step must produce, in order.
         public let expectedEvents: [String]
+        /// How long the user then looks at the screen before the next step, in a live
+        /// session: what lets a dead click's timeout pass. Tests play without pauses.
+        public let pause: Duration?
         let perform: @Sendable (SampleApp, Tracker) throws -> Void
+
+        init(
+            description: String, expectedEvents: [String], pause: Duration? = nil,
+            perform: @escaping @Sendable (SampleApp, Tracker) throws -> Void
+        ) {
+            self.description = description
+            self.expectedEvents = expectedEvents
+            self.pause = pause
+            self.perform = perform
+        }
     }
 
     /// The steps, in order.
@@ -103,11 +116,11 @@ public enum ScriptedSession {
             try app.host.driver.present(app.filterSheet, from: app.navigation)
             try app.host.driver.dismiss(app.filterSheet)
         },
-        Step(description: "open a campaign link", expectedEvents: ["$AppDeeplinkLaunch"]) { _, tracker in
-            tracker.trackDeepLink(URL(string: "sampleapp://product/42?utm_source=newsletter&utm_medium=email&utm_campaign=spring")!)
+        Step(description: "open a campaign link (the app delegate's application:openURL:options:)", expectedEvents: ["$AppDeeplinkLaunch"]) { app, _ in
+            try app.host.driver.open(link: "sampleapp://product/42?utm_source=newsletter&utm_medium=email&utm_campaign=spring")
         },
-        Step(description: "open the app from a notification", expectedEvents: ["$AppPushClick"]) { _, tracker in
-            tracker.trackPushOpen(title: "Sale", content: "20% off shoes today", service: "APNs")
+        Step(description: "open the app from a notification (the notification center delegate's response)", expectedEvents: ["$AppPushClick"]) { app, _ in
+            try app.host.driver.openNotification(title: "Sale", body: "20% off shoes today", userInfo: ["service": "APNs"])
         },
         Step(description: "go back to the list (its watched banner and row are seen again) and tap Buy three times at once (a rage click where the settings record them)",
              expectedEvents: ["$AppViewScreen", "$AppViewScreen", "$AppElementExposure", "$AppElementExposure", "$AppClick", "$AppClick", "$AppClick"]) { app, _ in
@@ -115,6 +128,12 @@ public enum ScriptedSession {
             try app.host.driver.pop(app.navigation)
             let buy = app.table.cell(at: IndexPath(row: 0, section: 0))!.contentView.subviews[1] as! ControlObject
             for _ in 0..<3 { try app.host.driver.tap(buy) }
+        },
+        Step(description: "tap the free-shipping note, which does nothing (a dead click once the timeout passes, where the settings record them)",
+             expectedEvents: [], pause: .milliseconds(700)) { app, _ in
+            let note = try app.host.makeLabel("Free shipping over ¥99")
+            app.listScreen.view.addSubview(note)
+            try app.host.driver.touch(note)
         },
         Step(description: "deny consent (what was queued is sent first), tap Buy — nothing is recorded — and grant it again",
              expectedEvents: []) { app, tracker in
@@ -136,11 +155,13 @@ public enum ScriptedSession {
     public static var expectedEvents: [String] { initialEvents + steps.flatMap(\.expectedEvents) }
 
     /// Plays the session on `app` with `tracker` enabled on it, calling `onStep` before
-    /// each step.
-    public static func play(on app: SampleApp, tracker: Tracker, onStep: (Step) -> Void = { _ in }) throws {
+    /// each step; `pausing`, the user pauses after the steps that say so, as in a live
+    /// session.
+    public static func play(on app: SampleApp, tracker: Tracker, pausing: Bool = false, onStep: (Step) -> Void = { _ in }) throws {
         for step in steps {
             onStep(step)
             try step.perform(app, tracker)
+            if pausing, let pause = step.pause { Thread.sleep(forTimeInterval: pause.inSeconds) }
         }
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 
 extension Duration {
     /// The duration in seconds.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    package var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 
     /// The duration as a dispatch interval, to the nanosecond.
     var dispatchInterval: DispatchTimeInterval {

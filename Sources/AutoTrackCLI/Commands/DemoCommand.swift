@@ -58,13 +58,15 @@ struct DemoCommand {
             })
         // The demo shows every automatic event, page leaves too (off by default).
         configuration.autoTrackSettings.eventTypes = .all
+        // A dead click shows half a second after the tap nothing answered.
+        configuration.autoTrackSettings.deadClickTimeout = .milliseconds(500)
         let tracker = try Tracker(configuration: configuration)
         // As an app does: start the SDK first, then build the UI.
         let host = try ReferenceHost()
         try tracker.enableAutoTrack(on: host)
         let app = try SampleApp(host: host)
         print("AutoTrack demo — store: \(directory.path)\n")
-        try ScriptedSession.play(on: app, tracker: tracker) { step in
+        try ScriptedSession.play(on: app, tracker: tracker, pausing: true) { step in
             tracker.waitUntilQueued()
             print("\n▶ \(step.description)")
         }
