@@ -78,5 +78,16 @@ enum ScreenViewScenarios {
             try run.host.driver.present(try run.app.makeAlert(), from: run.app.listScreen)
             run.expect(.filters, "screen views", expected: [String](), observed: screens(run))
         },
+        scenario("SV-10", "screens that leave are told once each; a dismissed sheet as being dismissed", "Hooks that never report disappearances leave page time running under a sheet and across pushes.", [.oneInteraction]) { run in
+            try run.app.launch()
+            run.resetCounts()
+            try run.host.driver.push(run.app.settingsScreen, on: run.app.navigation)
+            try run.host.driver.present(run.app.filterSheet, from: run.app.navigation)
+            try run.host.driver.dismiss(run.app.filterSheet)
+            try run.host.driver.present(try run.app.makeAlert(), from: run.app.settingsScreen)
+            try run.host.driver.tapAlertAction(titled: "OK")
+            let told = run.sink.disappearances.map { "\($0.typeName)\($0.isBeingDismissed ? " dismissed" : "")" }
+            run.expect(.oneInteraction, "disappearances", expected: ["ViewController", "FilterViewController dismissed"], observed: told)
+        },
     ]
 }

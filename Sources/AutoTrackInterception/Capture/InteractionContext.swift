@@ -183,7 +183,11 @@ public final class InteractionContext: Sendable {
     /// screen's dismissal is told, for the page it covered resumes).
     public func screenDisappeared(_ screen: any ScreenNode) {
         guard isEnabled else { return }
-        if excludes(screen: screen), !(screen.isBeingDismissed && !screen.presentation.presenterDisappears) { return }
+        if excludes(screen: screen) {
+            // Only a sheet-like presentation being dismissed matters: the page it covered resumes.
+            let presentation = screen.presentation
+            guard screen.isBeingDismissed, presentation.isPage, !presentation.presenterDisappears else { return }
+        }
         sink.receiveScreenDisappearance(snapshot(of: screen))
     }
 

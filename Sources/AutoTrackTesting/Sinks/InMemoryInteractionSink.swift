@@ -1,9 +1,10 @@
-/// AutoTrackInterception: `Interaction`, `InteractionSink` appear in this file's public API.
+/// AutoTrackInterception: `Interaction`, `InteractionSink`, `ScreenSnapshot` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackLocking
 
 /// A sink that keeps everything it is told, in order, for tests: the interactions a
-/// context delivered and the screen views its filters dropped.
+/// context delivered, the screen views its filters dropped and the screens it said
+/// disappeared.
 ///
 /// Thread-safe. It can also stand for a failing sink (``init(failingWith:onReceive:)``
 /// with a failure: every delivery is counted and throws) and tell a test about each
@@ -40,6 +41,7 @@ public final class InMemoryInteractionSink: InteractionSink {
 
     private struct State {
         var records: [Record] = []
+        var disappearances: [ScreenSnapshot] = []
         var attempts = 0
     }
 
@@ -67,6 +69,14 @@ public final class InMemoryInteractionSink: InteractionSink {
     public func receiveExcludedScreenView(_ interaction: Interaction) {
         state.withLock { $0.records.append(.excludedScreenView(interaction)) }
     }
+
+    /// Keeps the screen that disappeared.
+    public func receiveScreenDisappearance(_ screen: ScreenSnapshot) {
+        state.withLock { $0.disappearances.append(screen) }
+    }
+
+    /// The screens the context said disappeared, in order.
+    public var disappearances: [ScreenSnapshot] { state.withLock { $0.disappearances } }
 
     /// Everything the sink was told, in order.
     public var records: [Record] { state.withLock { $0.records } }
