@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance", "AutoTrackConformanceCore"]),
         .library(name: "AutoTrackTesting", targets: ["AutoTrackTesting"]),
         .library(name: "AutoTrackCollector", targets: ["AutoTrackCollector"]),
+        // The core for hosts that are not Swift: a shared library with a C header
+        // (`Sources/CAutoTrack/include/autotrack.h`).
+        .library(name: "AutoTrackC", type: .dynamic, targets: ["AutoTrackCAPI"]),
         .executable(name: "autotrack", targets: ["AutoTrackCLI"]),
     ],
     targets: [
@@ -108,6 +111,17 @@ let package = Package(
             dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum", "CAutoTrackCrashCapture"],
             swiftSettings: strictSettings
         ),
+        // The C API's header, and the two functions written in C.
+        .target(
+            name: "CAutoTrack",
+            path: "Sources/CAutoTrack"
+        ),
+        // The C API: `autotrack.h`'s functions over the core.
+        .target(
+            name: "AutoTrackCAPI",
+            dependencies: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "CAutoTrack"],
+            swiftSettings: strictSettings
+        ),
         // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.
         .target(
             name: "AutoTrackReferenceHostIntegration",
@@ -189,6 +203,12 @@ let package = Package(
                 "AutoTrackInterception", "AutoTrackProperties", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI",
                 "AutoTrackRuntime", "AutoTrackSerialization",
             ],
+            swiftSettings: strictSettings
+        ),
+        // The C API through its header, as a C host calls it.
+        .testTarget(
+            name: "AutoTrackCAPITests",
+            dependencies: ["AutoTrackCAPI", "CAutoTrack"],
             swiftSettings: strictSettings
         ),
         // The command line: the inspect page in a real browser.

@@ -1,6 +1,9 @@
+// REG_RIP in ucontext_t.
+#define _GNU_SOURCE
 #include "CAutoTrackCrashCapture.h"
 
 #include <signal.h>
+#include <ucontext.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,19 +79,21 @@ static int signal_index(int number) {
     return 0;
 }
 
-static int is_default(const struct sigaction *action) {
-    return !(action->sa_flags & SA_SIGINFO) && action->sa_handler == SIG_DFL;
-}
+// The handler fields share storage: compare the pointer whatever the flags say.
+static int is_default(const struct sigaction *action) { return action->sa_handler == SIG_DFL; }
 
-static int is_ignored(const struct sigaction *action) {
-    return !(action->sa_flags & SA_SIGINFO) && action->sa_handler == SIG_IGN;
-}
+static int is_ignored(const struct sigaction *action) { return action->sa_handler == SIG_IGN; }
 
-/// The last processor fault an earlier handler returned from, to tell a fault it
-/// fixed (the instruction then succeeds) from one it did not (the same fault at once).
-static volatile sig_atomic_t last_fault_signal = 0;
-static void *volatile last_fault_address = NULL;
-static volatile long long last_fault_nanoseconds = 0;
+/// The last processor fault an earlier handler returned from on this thread (initial-
+/// exec TLS: no allocation, safe in a handler), to tell a fault it fixed — the
+/// instruction then succeeds — from one it did not: the same instruction faulting on
+/// the same address at once.
+static __thread __attribute__((tls_model("initial-exec"))) struct {
+    int number;
+    void *address;
+    unsigned long instruction;
+    long long nanoseconds;
+} last_fault;
 
 static long long monotonic_nanoseconds(void) {
     struct timespec now;
@@ -96,50 +101,87 @@ static long long monotonic_nanoseconds(void) {
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
-/// Runs the disposition that was there before ours: an earlier handler first — it
-/// may recover (jump out, or fix the fault and return) — and says whether the
-/// process is now going to die of the signal.
-static int earlier_disposition_lets_it_kill(int number, siginfo_t *info, void *context, int processor_fault) {
+/// The faulting instruction's address, where the platform's context says it.
+static unsigned long instruction_address(void *context) {
+    if (context == NULL) return 0;
+#if defined(__x86_64__)
+    return (unsigned long)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (unsigned long)((ucontext_t *)context)->uc_mcontext.pc;
+#else
+    return 0;
+#endif
+}
+
+/// What became of a fatal signal once the disposition before ours had its say.
+enum outcome {
+    /// An earlier handler recovered: the process goes on; nothing is recorded.
+    RECOVERED,
+    /// The process dies of the signal: record it, then let the default disposition act.
+    DIES,
+    /// abort() is under way and ends the process itself once handlers return: record
+    /// it and return (a SIGABRT sent and handled would otherwise be made fatal).
+    ABORTING,
+};
+
+/// Runs the disposition that was there before ours — an earlier handler first: it may
+/// recover (jump out, or fix the fault and return) — and says what happens next.
+static enum outcome run_earlier_disposition(int number, siginfo_t *info, void *context, int processor_fault) {
     struct sigaction *previous = &previous_actions[signal_index(number)];
-    if (is_default(previous)) return 1;
+    if (is_default(previous)) return DIES;
     // Ignoring does not save a process from a fault, nor from abort().
-    if (is_ignored(previous)) return processor_fault || number == SIGABRT;
+    if (is_ignored(previous)) return processor_fault ? DIES : (number == SIGABRT ? ABORTING : RECOVERED);
     if (processor_fault) {
         void *address = info != NULL ? info->si_addr : NULL;
-        long long now = monotonic_nanoseconds();
+        unsigned long instruction = instruction_address(context);
         // The same fault straight after the earlier handler returned: it did not fix it.
-        if (last_fault_signal == number && last_fault_address == address && now - last_fault_nanoseconds < 10000000LL) return 1;
-        last_fault_signal = number;
-        last_fault_address = address;
-        last_fault_nanoseconds = now;
+        if (last_fault.number == number && last_fault.address == address && last_fault.instruction == instruction
+            && monotonic_nanoseconds() - last_fault.nanoseconds < 10000000LL) {
+            return DIES;
+        }
+        last_fault.number = 0;
     }
-    if (previous->sa_flags & SA_SIGINFO) {
-        previous->sa_sigaction(number, info, context);
+    struct sigaction handler = *previous;
+    // A one-shot handler (SA_RESETHAND) would have left the default in place: so do we.
+    if (handler.sa_flags & SA_RESETHAND) {
+        memset(previous, 0, sizeof(*previous));
+        previous->sa_handler = SIG_DFL;
+    }
+    if (handler.sa_flags & SA_SIGINFO) {
+        handler.sa_sigaction(number, info, context);
     } else {
-        previous->sa_handler(number);
+        handler.sa_handler(number);
     }
-    if (processor_fault) last_fault_nanoseconds = monotonic_nanoseconds();
-    // It returned. It leaves the process to die when it set the default disposition
-    // (the fault happens again, or the signal it sent itself is pending), or when
-    // abort() is under way (it ends the process once handlers return).
+    // It returned.
+    if (processor_fault) {
+        last_fault.number = number;
+        last_fault.address = info != NULL ? info->si_addr : NULL;
+        last_fault.instruction = instruction_address(context);
+        last_fault.nanoseconds = monotonic_nanoseconds();
+    }
+    // It leaves the process to die when it set the default disposition (the fault
+    // happens again, or the signal it sent itself is pending), or abort() goes on.
     struct sigaction now;
-    if (sigaction(number, NULL, &now) == 0 && is_default(&now)) return 1;
+    if (sigaction(number, NULL, &now) == 0 && is_default(&now)) return DIES;
     sigset_t pending;
-    if (sigpending(&pending) == 0 && sigismember(&pending, number) == 1) return 1;
-    return number == SIGABRT;
+    if (sigpending(&pending) == 0 && sigismember(&pending, number) == 1) return DIES;
+    if (number == SIGABRT) return ABORTING;
+    return RECOVERED;
 }
 
 static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
     // A fault the processor raised (si_code > 0) happens again when the handler
     // returns; a signal sent by a process or by abort() does not.
     int processor_fault = info != NULL && info->si_code > 0 && number != SIGABRT;
-    if (!earlier_disposition_lets_it_kill(number, info, context, processor_fault)) return;
-    // The process dies of it now: the record first, once, then the default
-    // disposition takes it (the fault again, or the signal sent again).
+    enum outcome outcome = run_earlier_disposition(number, info, context, processor_fault);
+    if (outcome == RECOVERED) return;
+    // The process dies of it now: the record first, once.
     if (!handling) {
         handling = 1;
         write_record(signal_name(number));
     }
+    if (outcome == ABORTING) return;
+    // Then the default disposition takes it: the fault again, or the signal sent again.
     struct sigaction fallback;
     memset(&fallback, 0, sizeof(fallback));
     fallback.sa_handler = SIG_DFL;

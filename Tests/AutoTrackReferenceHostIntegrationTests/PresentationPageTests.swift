@@ -104,4 +104,22 @@ struct PresentationPageTests {
         #expect(PageTimeTests.describe(session.leaves) == ["ViewController 2.0", "ViewController 3.0"])
         #expect(session.screenViews == ["ViewController", "SettingsViewController"])
     }
+
+    @Test("an ignored screen pushed inside a sheet ends the sheet's page; the page under the sheet still waits for the dismissal")
+    func ignoredScreenInsideASheet() throws {
+        let session = try Session()
+        try session.host.defineClass("ComposeViewController", superclass: "UIViewController")
+        try session.host.defineClass("PrivacyViewController", superclass: "UIViewController")
+        session.memory.tracker.autoTrackSettings.ignoredScreenTypes = ["PrivacyViewController"]
+        session.wait(2)
+        let sheet = try Self.navigation(session, holding: ["ComposeViewController"], style: .pageSheet)
+        try session.host.driver.present(sheet, from: session.app.listScreen)
+        session.wait(1)
+        try session.host.driver.push(try session.host.makeController("PrivacyViewController", title: "Privacy"), on: sheet)
+        session.wait(4)
+        try session.host.driver.dismiss(sheet)
+        session.wait(3)
+        try pushSettings(session)
+        #expect(PageTimeTests.describe(session.leaves) == ["ViewController 2.0", "ComposeViewController 1.0", "ViewController 3.0"])
+    }
 }

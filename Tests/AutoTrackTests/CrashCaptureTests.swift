@@ -14,7 +14,8 @@ struct CrashCaptureTests {
                      ("reported", ["TypeError: undefined is not a function     at render (app.js:42)"])]
         #if !AUTOTRACK_TSAN
         // ThreadSanitizer handles processor faults and stack overflows itself.
-        kinds += [("fault", ["SIGSEGV", "SIGBUS"]), ("stack-overflow", ["SIGSEGV", "SIGBUS"]), ("chained-fault", ["SIGSEGV", "SIGBUS"])]
+        kinds += [("fault", ["SIGSEGV", "SIGBUS"]), ("stack-overflow", ["SIGSEGV", "SIGBUS"]), ("chained-fault", ["SIGSEGV", "SIGBUS"]),
+                  ("one-shot-fault", ["SIGSEGV", "SIGBUS"])]
         #endif
         return kinds
     }

@@ -125,4 +125,17 @@ struct DeadClickTests {
         #expect(fixture.names == ["$AppClick", "$AppDeadClick", "$AppClick"])
         fixture.memory.close()
     }
+
+    @Test("a click answers its own element's tap even when a later tap elsewhere is the newest (a recognizer that waits for a double tap)")
+    func clickAnswersTheMatchingTapFirst() throws {
+        let fixture = try Fixture()
+        fixture.touch(fixture.buy)
+        fixture.memory.clock.advance(by: 200)
+        fixture.touch(fixture.photo)
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppDeadClick"])
+        #expect(fixture.memory.events.last?.properties["$element_type"] == "UIImageView", "the photo's tap, not the button's")
+        fixture.memory.close()
+    }
 }

@@ -148,4 +148,26 @@ struct CrashDeliveryOntoAFullDiskTests {
         #expect(try crashesDelivered(from: store) == 1, "delivered by the next launch")
         #expect(try crashesDelivered(from: store) == 0)
     }
+
+    @Test("a crash batch dropped from the full retry buffer is delivered again by the next launch; one stored is not")
+    func droppedCrashBatchComesBack() throws {
+        let disk = try UnwritableStoreTests.FullDisk()
+        defer { disk.unmount() }
+        let store = try Self.storeWithACrash(on: disk)
+        disk.fill()
+        let launch = try InMemoryTracker(storeDirectory: store) {
+            $0.capturesCrashes = true
+            $0.maximumUnstoredEvents = 3
+        }
+        #expect(launch.tracker.diagnostics.crashesDelivered == 1)
+        for index in 0..<3 { try launch.tracker.track("offline", properties: ["n": .integer(Int64(index))]) }
+        launch.tracker.waitUntilQueued()
+        #expect(launch.tracker.diagnostics.storeFailures == 1, "the crash batch, the oldest, was dropped")
+        try disk.free()
+        launch.tracker.waitUntilQueued()
+        #expect(launch.tracker.diagnostics.awaitingStore == 0)
+        launch.tracker.shutdown()
+        #expect(try crashesDelivered(from: store) == 1, "its record was kept")
+        #expect(try crashesDelivered(from: store) == 0)
+    }
 }

@@ -140,6 +140,34 @@ enum ApplicationScenarios {
             run.expect(.transparency, "the response taken", expected: true, observed: try run.host.driver.openNotification(title: "Sale", body: nil) == nil)
             run.expect(.oneInteraction, "interactions", expected: 0, observed: run.clicks)
         },
+        scenario("NR-04", .notificationResponse, "a dismissed notification opens nothing", "Hooks counting every response as an open report pushes the user swiped away.", [.filters, .originalOnce]) { run in
+            let completions = try run.host.driver.openNotification(title: "Sale", body: nil, action: NotificationResponseObject.dismissActionIdentifier)
+            run.expect(.originalOnce, "completion handler calls", expected: 1, observed: completions ?? 0)
+            run.expectCounts(original: .openNotification("Sale"), originals: 1, interactions: 0)
+        },
+        Scenario(
+            id: "NR-05", point: .notificationResponse, title: "uninstalled under another library's setDelegate: hook, reinstalled, a new delegate class, uninstalled again: nothing records",
+            failure: "A re-enabled setter wrapper still feeding the previous installation's wrappers: a delegate wrapped then is never unwrapped.",
+            rules: [.lifecycle]
+        ) { run in
+            let first = try run.install()
+            OtherLibraryHooks.exchange(HookedMethod("UNUserNotificationCenter", "setDelegate:"), as: .otherLibrary, runtime: run.runtime, log: run.log)
+            try first.uninstall()
+            let second = try run.install()
+            let log = run.log
+            let late = try delegateClass(run, "ReinstalledNotificationDelegate", superclass: "NSObject", methods: [
+                (responseSelector, "v@:@@@?", Implementation("-[ReinstalledNotificationDelegate …]") { message throws(RuntimeError) in
+                    log.record(.openNotification("reinstalled"))
+                    if case .block(let completion?) = message.arguments[2] { _ = try completion.invoke([]) }
+                    return .void
+                }),
+            ])
+            try run.runtime.send(run.host.notificationCenter, "setDelegate:", MessageArguments(.object(late)))
+            try second.uninstall()
+            run.resetCounts()
+            try run.host.driver.openNotification(title: "After", body: nil)
+            run.expectCounts(original: .openNotification("reinstalled"), originals: 1, interactions: 0)
+        },
     ]
 
     static let all = touches + links + notifications

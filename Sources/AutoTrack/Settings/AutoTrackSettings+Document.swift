@@ -115,9 +115,21 @@ extension AutoTrackSettings {
         return updated
     }
 
+    /// These settings with the keys of a parsed settings document applied (a
+    /// document inside another, as the C API's configuration holds one).
+    public func applying(document: JSONValue) throws(AutoTrackSettingsError) -> AutoTrackSettings {
+        var updated = self
+        try updated.apply(document: document)
+        return updated
+    }
+
     private mutating func apply(json bytes: some Collection<UInt8>) throws(AutoTrackSettingsError) {
         let document: JSONValue
         do { document = try JSONParser(maximumDepth: 8).parse(bytes) } catch { throw .syntax(error) }
+        try apply(document: document)
+    }
+
+    private mutating func apply(document: JSONValue) throws(AutoTrackSettingsError) {
         guard case .object(let members) = document else { throw .notAnObject(found: document.typeName) }
         var seen = Set<String>()
         for member in members {

@@ -94,9 +94,9 @@ public final class Tracker: Sendable {
         /// looking): every event says `$app_state` `background` until it comes to the
         /// foreground.
         var isPassiveLaunch = false
-        /// Whether the crashes delivered at launch wait in the retry buffer for the
-        /// store (their records are kept until it takes them).
-        var crashesAwaitingStore = false
+        /// The crash record files whose crashes this launch delivered and the store
+        /// has not yet taken (erased when it does).
+        var crashHandOverFiles: [String] = []
         /// Whether a host recorded the app's launch already (``Tracker/claimLaunch()``).
         var launchClaimed = false
         /// Whether ``Tracker/shutdown()`` closed the queue: nothing is sent any more.

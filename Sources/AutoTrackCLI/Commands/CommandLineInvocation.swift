@@ -30,6 +30,7 @@ enum CommandLineInvocation {
     case explore(ExploreCommand)
     case exploreWorker(ExploreWorkerCommand)
     case inspect(InspectCommand)
+    case pkgConfig(PkgConfigCommand)
 
     /// The whole help: every visible subcommand, then the exit codes.
     static var usage: String {
@@ -140,6 +141,8 @@ enum CommandLineInvocation {
                 throw UsageError(message: "'oracle-worker' needs --programs N and --seed S")
             }
             self = .oracleWorker(OracleWorkerCommand(programs: programs, seed: seed, crashSeed: values.value(Options.crashSeed)))
+        case "pkg-config":
+            self = .pkgConfig(PkgConfigCommand(outputDirectory: values.value(PkgConfigCommand.Options.out)))
         case "crash-child":
             typealias Options = CrashChildCommand.Options
             guard let directory = values.value(Options.directory), let name = values.value(Options.crash),
@@ -198,6 +201,8 @@ enum CommandLineInvocation {
         case .trackStress(let command):
             return try command.run()
         case .crashChild(let command):
+            return try command.run()
+        case .pkgConfig(let command):
             return try command.run()
         case .inspect(let command):
             return try command.run()

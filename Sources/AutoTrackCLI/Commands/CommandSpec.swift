@@ -91,6 +91,11 @@ struct CommandSpec: Sendable {
             example: "swift run -c release autotrack oracle --programs 100000"),
         CommandSpec(name: "version", summary: "Print the library version.", options: [], example: "swift run autotrack version"),
         CommandSpec(
+            name: "pkg-config",
+            summary: "Print (or write) the pkg-config file of the C API (autotrack.h, libAutoTrackC) for this build; build the library with 'swift build --product AutoTrackC'.",
+            options: PkgConfigCommand.Options.all,
+            example: "swift run autotrack pkg-config --out .build/pkgconfig"),
+        CommandSpec(
             name: "crash-child", summary: "Test helper: track an event with crash capture on, then crash.",
             options: CrashChildCommand.Options.all,
             example: "autotrack crash-child --dir /tmp/c --crash segv", isHidden: true),

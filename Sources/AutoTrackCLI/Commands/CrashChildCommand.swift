@@ -15,7 +15,9 @@ import Glibc
 ///   makes the page writable, as a garbage collector's write barrier does) and the
 ///   process goes on and exits 0 — nothing is a crash;
 /// - `chained-fault`: a handler installed before the tracker's, as a crash reporter's,
-///   restores the default disposition and returns: the fault kills the process.
+///   restores the default disposition and returns: the fault kills the process;
+/// - `one-shot-fault`: a one-shot handler (`SA_RESETHAND`) installed before the
+///   tracker's notes the fault and returns: the fault again kills the process.
 struct CrashChildCommand {
     /// How the child dies.
     enum Crash: String, CaseIterable {
@@ -25,6 +27,7 @@ struct CrashChildCommand {
         case reported
         case recoveredFault = "recovered-fault"
         case chainedFault = "chained-fault"
+        case oneShotFault = "one-shot-fault"
     }
 
     let directory: String
@@ -35,6 +38,7 @@ struct CrashChildCommand {
         switch crash {
         case .recoveredFault: EarlierFaultHandler.install(EarlierFaultHandler.unprotect)
         case .chainedFault: EarlierFaultHandler.install(EarlierFaultHandler.restoreDefault)
+        case .oneShotFault: EarlierFaultHandler.install(EarlierFaultHandler.noteOnly, oneShot: true)
         default: break
         }
         let tracker = try Tracker(configuration: TrackerConfiguration(
@@ -45,7 +49,7 @@ struct CrashChildCommand {
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         switch crash {
         case .segv: raise(SIGSEGV)
-        case .fault, .recoveredFault, .chainedFault:
+        case .fault, .recoveredFault, .chainedFault, .oneShotFault:
             EarlierFaultHandler.writeToGuardedPage()
             return 0
         case .stackOverflow: _ = Self.recurse(1)
@@ -87,12 +91,15 @@ enum EarlierFaultHandler {
         return mapped == MAP_FAILED ? nil : mapped
     }()
 
-    /// Installs `handler` for SIGSEGV and SIGBUS.
-    static func install(_ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void) {
+    /// Installs `handler` for SIGSEGV and SIGBUS (`oneShot`: reset to the default
+    /// after one signal).
+    static func install(
+        _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void, oneShot: Bool = false
+    ) {
         _ = page
         var action = sigaction()
         action.__sigaction_handler.sa_sigaction = handler
-        action.sa_flags = SA_SIGINFO
+        action.sa_flags = SA_SIGINFO | (oneShot ? Int32(bitPattern: UInt32(SA_RESETHAND)) : 0)
         sigemptyset(&action.sa_mask)
         sigaction(SIGSEGV, &action, nil)
         sigaction(SIGBUS, &action, nil)
@@ -111,6 +118,9 @@ enum EarlierFaultHandler {
         sigemptyset(&fallback.sa_mask)
         sigaction(number, &fallback, nil)
     }
+
+    /// Returns without fixing anything (a one-shot handler that only takes note).
+    static let noteOnly: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { _, _, _ in }
 
     /// Writes to the page: a fault unless a handler makes it writable.
     static func writeToGuardedPage() {

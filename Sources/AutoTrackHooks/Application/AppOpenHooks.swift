@@ -7,7 +7,10 @@ public import AutoTrackReferenceUI
 import AutoTrackRuntime
 
 /// Links the app is opened with, at the app delegate's
-/// `application:openURL:options:`: `-[UIApplication setDelegate:]` is wrapped, and so
+/// `application:openURL:options:` (a scene-based app's `scene:openURLContexts:`, a
+/// link in the launch options and universal links through
+/// `application:continueUserActivity:restorationHandler:` are other methods, not
+/// modelled here): `-[UIApplication setDelegate:]` is wrapped, and so
 /// is the delegate's own method (on the class that implements it) — for the delegate
 /// set before the install too. Each call is one open-url interaction with the link,
 /// recorded before the app's method runs; the app's answer is returned unchanged. A
@@ -43,7 +46,8 @@ public final class OpenURLDelegateHook: InterceptionHook {
 /// `userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:`:
 /// `-[UNUserNotificationCenter setDelegate:]` is wrapped, and so is the delegate's own
 /// method. Each response is one notification-response interaction with the title,
-/// body and sending service, recorded before the app's method runs; the completion
+/// body and sending service, recorded before the app's method runs — except a
+/// dismissal (`UNNotificationDismissActionIdentifier`), which opens nothing; the completion
 /// handler is the app's to call — passed on untouched, never called by the hook.
 public final class NotificationResponseDelegateHook: InterceptionHook {
     /// `.notificationResponse`.
@@ -65,6 +69,8 @@ public final class NotificationResponseDelegateHook: InterceptionHook {
             guard message.arguments.count == 3, let response = message.arguments[1].object as? NotificationResponseObject else {
                 throw ReferenceHostCapture.Failure.unexpectedArguments
             }
+            // Dismissing a notification does not open the app.
+            if response.actionIdentifier == NotificationResponseObject.dismissActionIdentifier { throw CaptureSkip.filtered }
             let content = InteractionDetails.NotificationContent(
                 title: response.title, body: response.body, service: response.userInfo["service"])
             return Interaction(
@@ -84,29 +90,26 @@ enum AppOpenDelegation {
     ) throws(HookError) -> HookHandle {
         guard let cls = host.runtime.lookUpClass(setterClass) else { throw .classNotFound(className: setterClass) }
         let runtime = host.runtime
-        var takesEffect = false
-        let wrappers = DelegateMethodWrappers(of: selector, name: name, context: context) { original, implementor, interceptor in
-            Implementation("\(name) -[\(implementor.name) \(selector)]") { message throws(RuntimeError) in
-                let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
-                let key = InteractionKey(name, objects: [message.receiver] + (argument.map { [$0] } ?? []))
-                return try interceptor.intercept(dedupe: .reentrancy(key)) {
-                    try capture(message, interceptor)
-                } original: { () throws(RuntimeError) in
-                    try original.body(message)
+        return try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
+            let wrappers = DelegateMethodWrappers.shared(of: selector, name: name, in: runtime, context: context) { original, implementor, interceptor in
+                Implementation("\(name) -[\(implementor.name) \(selector)]") { message throws(RuntimeError) in
+                    let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
+                    let key = InteractionKey(name, objects: [message.receiver] + (argument.map { [$0] } ?? []))
+                    return try interceptor.intercept(dedupe: .reentrancy(key)) {
+                        try capture(message, interceptor)
+                    } original: { () throws(RuntimeError) in
+                        try original.body(message)
+                    }
                 }
             }
-        }
-        let group = try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
-            takesEffect = true
             let setter = try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "setDelegate:", context: context) { original, hookSwitch in
                 wrappers.wrappingSetter(
                     original, name: "\(name) -[\(setterClass) setDelegate:]",
                     interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
+            // The delegate set before the install.
+            if let current = delegate() { try wrappers.wrap(classOf: current) }
             return [setter, wrappers.handle]
         }
-        // The delegate set before the install.
-        if takesEffect, let current = delegate() { try wrappers.wrap(classOf: current) }
-        return group
     }
 }

@@ -2,6 +2,7 @@
 public import AutoTrackInterception
 import AutoTrackMethodWrapping
 import AutoTrackModelBackend
+import AutoTrackProperties
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
@@ -9,8 +10,10 @@ import AutoTrackRuntime
 /// Touches at `-[UIApplication sendEvent:]`: every event of the app passes there, phase
 /// by phase; an event whose touch ended on a view is one touch-end interaction with
 /// the view's snapshot and its screen's, recorded before the event is delivered — what
-/// a tracker needs to tell a tap nothing answered (a dead click). Other phases, and
-/// events that carry no touch, go straight on.
+/// a tracker needs to tell a tap nothing answered (a dead click). Other phases,
+/// events that carry no touch, and touches in text fields (the keyboard answers them)
+/// go straight on. The host models taps only: on a device a touch that ended a drag or
+/// a scroll must be left out too.
 public final class ApplicationSendEventHook: InterceptionHook {
     /// `.touchEnd`.
     public let point = InterceptionPoint.touchEnd
@@ -34,6 +37,8 @@ public final class ApplicationSendEventHook: InterceptionHook {
                 // One touch ends once: a second library's sendEvent: calling ours, or
                 // the event sent on again, is the same touch.
                 return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
+                    // A tap into a text field is answered by the keyboard, not a click.
+                    if view.role.isTextEntry { throw CaptureSkip.filtered }
                     let context = interceptor.context
                     return Interaction(
                         point: .touchEnd, element: context.snapshot(of: view),

@@ -3,7 +3,7 @@ public import AutoTrackInterception
 import AutoTrackLocking
 import AutoTrackMethodWrapping
 import AutoTrackModelBackend
-/// AutoTrackRuntime: `Implementation`, `RuntimeClass`, `RuntimeObject`, `Selector` appear in this file's public API.
+/// AutoTrackRuntime: `Implementation`, `Runtime`, `RuntimeClass`, `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
 
 /// Wrappers of one delegate method on the classes of the delegates an object is given
@@ -20,22 +20,40 @@ public final class DelegateMethodWrappers: Sendable {
     private let handles = Locked<[String: HookHandle]>([:])
     private let selector: Selector
     private let name: String
-    private let context: InteractionContext
+    private let currentContext: Locked<InteractionContext>
     private let wrapper: Wrapper
 
     /// Wrappers of `selector`, installed under `name`, reporting to `context`.
     public init(of selector: Selector, name: String, context: InteractionContext, wrapper: @escaping Wrapper) {
         self.selector = selector
         self.name = name
-        self.context = context
+        currentContext = Locked(context)
         self.wrapper = wrapper
+    }
+
+    /// The wrappers of the hook `name` in `runtime`, made once and shared by every
+    /// installation of it: a `setDelegate:` wrapper an install re-enables (another
+    /// library stacked on it kept it in place) reaches the same wrappers as the install
+    /// that made it, so an uninstall removes every class either wrapped. Reports to
+    /// `context` from now on.
+    public static func shared(
+        of selector: Selector, name: String, in runtime: Runtime, context: InteractionContext, wrapper: @escaping Wrapper
+    ) -> DelegateMethodWrappers {
+        let key = AssociationKey("AutoTrackHooks.DelegateMethodWrappers.\(name)")
+        if let existing = runtime.associatedObject(for: key, on: runtime.rootClass) as? DelegateMethodWrappers {
+            existing.currentContext.withLock { $0 = context }
+            return existing
+        }
+        let made = DelegateMethodWrappers(of: selector, name: name, context: context, wrapper: wrapper)
+        runtime.setAssociatedObject(made, for: key, on: runtime.rootClass)
+        return made
     }
 
     /// Wraps the method of `delegate`'s class (or of the ancestor that implements it),
     /// unless it is wrapped already or not implemented.
     public func wrap(classOf delegate: RuntimeObject) throws(HookError) {
         let runtime = delegate.realClass.runtime
-        let (selector, wrapper, context, name) = (selector, wrapper, context, name)
+        let (selector, wrapper, context, name) = (selector, wrapper, currentContext.withLock { $0 }, name)
         var current: RuntimeClass? = delegate.realClass
         var steps = 0
         while let cls = current, steps < 64 {

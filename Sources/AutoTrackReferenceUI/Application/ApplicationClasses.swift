@@ -75,5 +75,10 @@ public final class NotificationResponseObject: RuntimeObject, @unchecked Sendabl
     /// `notification.request.content.userInfo`, as text.
     public internal(set) var userInfo: [String: String] = [:]
     /// `actionIdentifier`: the default action when the user opened the notification.
-    public internal(set) var actionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    public internal(set) var actionIdentifier = NotificationResponseObject.defaultActionIdentifier
+
+    /// `UNNotificationDefaultActionIdentifier`: the user opened the notification.
+    public static let defaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    /// `UNNotificationDismissActionIdentifier`: the user dismissed it.
+    public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
 }

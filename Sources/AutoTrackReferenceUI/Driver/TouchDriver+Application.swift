@@ -67,13 +67,17 @@ extension TouchDriver {
         return false
     }
 
-    /// The user opens a notification: UIKit gives the notification center's delegate
+    /// The user responds to a notification — opens it (`action`, by default) or
+    /// dismisses it: UIKit gives the notification center's delegate
     /// `userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:`
     /// — when it implements it — with a completion handler it must call once.
     /// Returns how many times the handler was called (`nil`: no delegate took the
     /// response).
     @discardableResult
-    public func openNotification(title: String?, body: String?, userInfo: [String: String] = [:]) throws(RuntimeError) -> Int? {
+    public func openNotification(
+        title: String?, body: String?, userInfo: [String: String] = [:],
+        action: String = NotificationResponseObject.defaultActionIdentifier
+    ) throws(RuntimeError) -> Int? {
         let confinement = host.enterUIThread("openNotification")
         defer { host.leaveUIThread(confinement) }
         let selector: Selector = "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:"
@@ -82,6 +86,7 @@ extension TouchDriver {
         response.title = title
         response.body = body
         response.userInfo = userInfo
+        response.actionIdentifier = action
         let completions = CompletionCount()
         let completion = RuntimeBlock { _ throws(RuntimeError) in
             completions.value += 1

@@ -162,6 +162,14 @@ public struct EventJSONDecoder: Sendable {
         return LibraryInfo(name: name, version: version, method: LibraryMethod(rawValue: method), appVersion: appVersion)
     }
 
+    /// Properties from a JSON object, read as an event's `properties` are: strings
+    /// (dates when written as the wire format writes them), integers, numbers,
+    /// booleans and arrays of strings; anything else, or a key given twice, is a typed
+    /// error.
+    public func decodeProperties(from bytes: some Collection<UInt8>) throws(EventDecodingError) -> Properties {
+        try properties(try parse(bytes))
+    }
+
     private func properties(_ value: JSONValue) throws(EventDecodingError) -> Properties {
         guard case .object(let members) = value else {
             throw .wrongType(field: "properties", expected: "object", found: value.typeName)

@@ -20,21 +20,23 @@ struct DeadClickDetector {
     /// is dead.
     mutating func responded() { pending.removeAll() }
 
-    /// A click answered the tap that triggered it — the newest waiting — and the
-    /// taps waiting on the clicked element or inside it (a double tap's first touch);
-    /// earlier taps elsewhere keep waiting: a dead tap followed by a working one is
-    /// still dead.
+    /// A click answered the taps on the clicked element or inside it (a double tap's
+    /// first touch too); when none waits there, the tap that triggered it — the
+    /// newest waiting (the click's element may not be the touched view). Earlier taps
+    /// elsewhere keep waiting: a dead tap followed by a working one is still dead.
     mutating func answered(byClickOn element: Properties?) {
         guard !pending.isEmpty else { return }
-        pending.removeLast()
-        guard let element, !pending.isEmpty else { return }
-        let id = element["$element_id"]
-        let path: String? = if case .string(let text)? = element["$element_path"], !text.isEmpty { text } else { nil }
-        pending.removeAll { tap in
-            if let id, tap.properties["$element_id"] == id { return true }
-            guard let path, case .string(let tapPath)? = tap.properties["$element_path"] else { return false }
-            return Self.path(tapPath, isWithin: path)
+        let before = pending.count
+        if let element {
+            let id = element["$element_id"]
+            let path: String? = if case .string(let text)? = element["$element_path"], !text.isEmpty { text } else { nil }
+            pending.removeAll { tap in
+                if let id, tap.properties["$element_id"] == id { return true }
+                guard let path, case .string(let tapPath)? = tap.properties["$element_path"] else { return false }
+                return Self.path(tapPath, isWithin: path)
+            }
         }
+        if pending.count == before { pending.removeLast() }
     }
 
     /// Whether `path` names the element of `ancestor` or one inside it: `ancestor`

@@ -55,7 +55,9 @@ struct ScreenHistory {
         case .screenCovered(let root):
             guard let open = openPage else { return nil }
             openPage = nil
-            pausedPages.append(PausedPage(page: open, coveredBy: root))
+            // Within the page's own presentation (an ignored screen pushed in the same
+            // sheet) the page ends; over it, it pauses.
+            if open.presentationRoot != root { pausedPages.append(PausedPage(page: open, coveredBy: root)) }
             return open
         case .lifecycle(let name, _) where name == .appEnd:
             defer { openPage = nil }

@@ -24,10 +24,11 @@ extension Tracker {
     /// The file crash records are written to, in the store.
     static func crashRecordFile(in directory: URL) -> URL { directory.appendingPathComponent("crash_record") }
 
-    /// The file crash records move to when a launch delivers them, until the store
-    /// holds their events: emptied then, delivered again by the next launch if the
-    /// store never took them.
-    static func crashHandOverFile(in directory: URL) -> URL { directory.appendingPathComponent("crash_record.delivering") }
+    /// The prefix of the files crash records move to when a launch delivers them —
+    /// `crash_record.delivering.<n>`, a rename, which needs no room on the disk — until
+    /// the store holds their events: erased then, delivered again by the next launch if
+    /// the store never took them.
+    static let crashHandOverPrefix = "crash_record.delivering."
 
     /// Installs the fatal-signal handlers writing to this store's crash record (the
     /// process holds one: the last tracker to start owns it).
@@ -38,30 +39,37 @@ extension Tracker {
         _ = autotrack_crash_capture_install(descriptor)
     }
 
-    /// Tracks the crashes recorded by the process before — `AppCrashed` at the time of
-    /// the crash, with `app_crashed_reason` — exactly once: the records move to the
-    /// hand-over file first (a store that cannot take the move keeps them for the next
-    /// launch), and that file is emptied once the store holds their events — at once,
-    /// or when a refused batch is written later in this run. A launch that ends first
-    /// leaves them to the next.
+    /// The hand-over files in the store, oldest first.
+    private func crashHandOverFiles() -> [String] {
+        let directory = configuration.storeDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix(Self.crashHandOverPrefix), let number = Int(name.dropFirst(Self.crashHandOverPrefix.count)) else { return nil }
+            return (number, directory.appendingPathComponent(name).path)
+        }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Tracks the crashes recorded by the processes before — `AppCrashed` at the time
+    /// of the crash, with `app_crashed_reason` — at least once and, short of a process
+    /// dying between a store and an erase, once: the record file is renamed to a new
+    /// hand-over file first, the hand-over files (this launch's and those an earlier
+    /// launch never got stored) are delivered, and they are erased when the store holds
+    /// the batch with their events — at once, or when a refused batch is written later
+    /// in this run. A batch dropped, or a launch that ends first, leaves them to the
+    /// next launch.
     func deliverRecordedCrashes() {
         let recordPath = Self.crashRecordFile(in: configuration.storeDirectory).path
-        let handOverPath = Self.crashHandOverFile(in: configuration.storeDirectory).path
-        let handedOver = PrivateFiles.read(handOverPath) ?? []
-        let fresh = PrivateFiles.read(recordPath) ?? []
-        var bytes = handedOver
-        if !fresh.isEmpty {
-            // A rename needs no room on the disk; adding to records handed over before does.
-            if handedOver.isEmpty {
-                guard rename(recordPath, handOverPath) == 0 else { return }
-            } else {
-                guard PrivateFiles.write(handedOver + fresh, to: handOverPath) == nil else { return }
-                _ = PrivateFiles.write([], to: recordPath)
-            }
-            bytes += fresh
+        var files = crashHandOverFiles()
+        if let fresh = PrivateFiles.read(recordPath), !fresh.isEmpty {
+            let next = (files.last.flatMap { Int($0.split(separator: ".").last ?? "") } ?? 0) + 1
+            let handOver = configuration.storeDirectory.appendingPathComponent("\(Self.crashHandOverPrefix)\(next)").path
+            if rename(recordPath, handOver) == 0 { files.append(handOver) }
         }
-        guard !bytes.isEmpty else { return }
-        let crashes = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap(CrashRecord.init)
+        let crashes = files.flatMap { file in
+            String(decoding: PrivateFiles.read(file) ?? [], as: UTF8.self).split(separator: "\n").compactMap(CrashRecord.init)
+        }
+        guard !files.isEmpty else { return }
+        unstored.withLock { $0.crashesInNextBatch = !crashes.isEmpty }
         for crash in crashes {
             let properties: Properties = ["app_crashed_reason": .string(crash.reason)]
             submit(Submission(
@@ -69,23 +77,24 @@ extension Tracker {
                 content: .lifecycle(Self.appCrashedEvent, properties)))
         }
         worker.sync { drainSubmissions() }
-        let stored = state.withLock { state in
-            state.diagnostics.crashesDelivered += crashes.count
-            state.crashesAwaitingStore = state.diagnostics.awaitingStore > 0
-            return !state.crashesAwaitingStore
+        let waiting = unstored.withLock { unstored in
+            defer { unstored.crashesInNextBatch = false }
+            return unstored.holdsCrashes
         }
-        if stored { _ = PrivateFiles.write([], to: handOverPath) }
+        state.withLock {
+            $0.diagnostics.crashesDelivered += crashes.count
+            $0.crashHandOverFiles = files
+        }
+        if !waiting { crashesStored() }
     }
 
-    /// The refused batches were all written or dropped: crash events among them are
-    /// stored and their records done with — unless some were dropped (`erasingRecords`
-    /// `false`: the next launch delivers them again). Worker thread only.
-    func crashesStoredAfterRetry(erasingRecords: Bool) {
-        let wereWaiting = state.withLock { state in
-            defer { state.crashesAwaitingStore = false }
-            return state.crashesAwaitingStore
+    /// The batch holding the delivered crashes was written: their files are done with.
+    func crashesStored() {
+        let files = state.withLock { state in
+            defer { state.crashHandOverFiles = [] }
+            return state.crashHandOverFiles
         }
-        if wereWaiting, erasingRecords { _ = PrivateFiles.write([], to: Self.crashHandOverFile(in: configuration.storeDirectory).path) }
+        for file in files { unlink(file) }
     }
 }
 

@@ -157,7 +157,9 @@ extension Tracker {
             let sizes = batch.payloadSizes
             let failure = batch.framing.withUnsafeMutableBytes { append($0, payloadSizes: sizes) }
             if failure == nil {
-                stored += unstored.withLock { $0.oldestStored() }
+                let written = unstored.withLock { $0.oldestStored() }
+                stored += written.events
+                if written.carriedCrashes { crashesStored() }
                 continue
             }
             if case .closed? = failure { lost = unstored.withLock { $0.removeAll() } }
@@ -172,7 +174,6 @@ extension Tracker {
             $0.diagnostics.storeFailures += lost
             $0.diagnostics.awaitingStore = awaiting
         }
-        if awaiting == 0 { crashesStoredAfterRetry(erasingRecords: lost == 0) }
         scheduleUnstoredRetry()
     }
 

@@ -7,6 +7,9 @@ struct UnstoredBatches {
     struct Batch {
         var framing: [UInt8]
         var payloadSizes: [Int]
+        /// Whether it holds the crashes a launch delivered: their records are erased
+        /// when it is written, kept for the next launch when it is dropped.
+        var carriesCrashes = false
     }
 
     /// The most events kept.
@@ -15,6 +18,10 @@ struct UnstoredBatches {
     private(set) var batches: [Batch] = []
     /// The events in ``batches``.
     private(set) var events = 0
+    /// Whether the next batch kept holds the crashes being delivered.
+    var crashesInNextBatch = false
+    /// Whether a kept batch holds the crashes being delivered.
+    var holdsCrashes: Bool { batches.contains { $0.carriesCrashes } }
     /// Whether a retry is scheduled on the worker.
     var retryScheduled = false
     /// How long the next retry waits: it doubles while the store keeps refusing, from
@@ -26,6 +33,9 @@ struct UnstoredBatches {
     /// Keeps `batch`; returns how many events of older batches (or of this one, when it
     /// alone is larger than the limit) were dropped to stay within the limit.
     mutating func keep(_ batch: Batch) -> Int {
+        var batch = batch
+        batch.carriesCrashes = batch.carriesCrashes || crashesInNextBatch
+        crashesInNextBatch = false
         batches.append(batch)
         events += batch.payloadSizes.count
         var dropped = 0
@@ -40,12 +50,13 @@ struct UnstoredBatches {
     /// The oldest kept batch: the next to write.
     var oldest: Batch? { batches.first }
 
-    /// The oldest batch was written: forgets it; returns its events.
-    mutating func oldestStored() -> Int {
+    /// The oldest batch was written: forgets it; returns its events and whether it
+    /// held the crashes being delivered.
+    mutating func oldestStored() -> (events: Int, carriedCrashes: Bool) {
         let batch = batches.removeFirst()
         events -= batch.payloadSizes.count
         if batches.isEmpty { retryDelay = .milliseconds(250) }
-        return batch.payloadSizes.count
+        return (batch.payloadSizes.count, batch.carriesCrashes)
     }
 
     /// A retry found the store refusing still: the next one waits longer.

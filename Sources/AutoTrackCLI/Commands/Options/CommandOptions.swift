@@ -141,7 +141,7 @@ extension OracleWorkerCommand {
 extension CrashChildCommand {
     enum Options {
         static let directory = CommandOption("--dir", .text("DIR"), help: "the store")
-        static let crash = CommandOption("--crash", .text("HOW"), help: "segv, fault, stack-overflow, abort, fatal-error, reported, recovered-fault or chained-fault")
+        static let crash = CommandOption("--crash", .text("HOW"), help: "segv, fault, stack-overflow, abort, fatal-error, reported, recovered-fault, chained-fault or one-shot-fault")
         static let all = [directory.declared, crash.declared]
     }
 }
