@@ -214,7 +214,7 @@ let package = Package(
         // The command line: the inspect page in a real browser.
         .testTarget(
             name: "AutoTrackCLITests",
-            dependencies: ["AutoTrackSampleSession"],
+            dependencies: ["AutoTrackSampleSession", "AutoTrackCollector"],
             swiftSettings: strictSettings
         ),
         // Hooks written as a third party would, from the public API only.

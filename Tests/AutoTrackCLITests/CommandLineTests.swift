@@ -1,3 +1,4 @@
+import AutoTrackCollector
 import Foundation
 import Testing
 
@@ -61,6 +62,32 @@ struct CommandLineTests {
         let (_, help) = try run(autotrackExecutable.path, ["inspect", "--help"])
         #expect(help.contains("Usage: autotrack inspect --out DIR [--events FILE.ndjson]"))
         #expect(help.contains("--name=value"))
+    }
+
+    @Test("snapshot shows the container's bars: the tab bar and its buttons with the tab's screen")
+    func snapshotShowsBars() throws {
+        let (status, output) = try run(autotrackExecutable.path, ["snapshot", "--screen", "tabs"])
+        #expect(status == 0)
+        #expect(output.contains("UITabBar"))
+        #expect(output.contains("UITabBarButton \"Orders\"") && output.contains("UITabBarButton \"Profile\""))
+        #expect(output.contains("UILabel \"Orders content\""))
+    }
+
+    @Test("demo --endpoint sends the session to the collector and keeps a copy in the events.ndjson it names")
+    func demoToAnEndpoint() throws {
+        let collector = try LocalCollector()
+        defer { collector.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-endpoint-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try run(autotrackExecutable.path, [
+            "demo", "--out", directory.path, "--endpoint", "http://127.0.0.1:\(collector.port)/sa?project=default",
+        ])
+        #expect(status == 0, "\(output)")
+        let copy = directory.appendingPathComponent("events.ndjson")
+        #expect(output.contains(copy.path))
+        let lines = try String(contentsOf: copy, encoding: .utf8).split(separator: "\n")
+        #expect(!lines.isEmpty)
+        #expect(lines.count == collector.events.count, "the copy holds what the collector received")
     }
 
     @Test("a usage mistake writes nothing to standard output")

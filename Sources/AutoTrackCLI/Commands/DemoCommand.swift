@@ -29,8 +29,13 @@ struct DemoCommand {
             throw QueueError.io(operation: .createDirectory, path: directory.path, errno: code)
         }
         let output = directory.appendingPathComponent("events.ndjson")
-        let transport: TransportChoice = endpoint.flatMap(URL.init(string:)).map { .http(endpoint: $0, wireFormat: wireFormat, timeout: 10) }
-            ?? .localFile(output)
+        // Sent to a collector, what it accepts is also copied to events.ndjson: the
+        // summary and the inspect page name that file.
+        let transport: TransportChoice = endpoint.flatMap(URL.init(string:)).map { url in
+            .custom(CopyingTransport(
+                sending: HTTPTransport(endpoint: url, wireFormat: wireFormat, timeout: 10),
+                copy: LocalFileTransport(file: output, dateOffsetSeconds: TimeZone.current.secondsFromGMT())))
+        } ?? .localFile(output)
         let pretty = EventJSONEncoder(layout: .pretty, dateOffsetSeconds: TimeZone.current.secondsFromGMT())
         let printed = Locked(0)
         let tally = Locked<[(name: String, screen: String)]>([])
@@ -76,6 +81,7 @@ struct DemoCommand {
         let diagnostics = tracker.diagnostics
         print("\n▶ crash a child process with SIGSEGV, then launch again: the crash is delivered")
         try Self.crashAndRelaunch(store: directory.appendingPathComponent("crash-store"), configuration: configuration)
+
         print("\n" + Self.summary(tally.withLock { $0 }))
         var inspectLine = "Look at the screens and where the clicks went: swift run autotrack inspect --out DIR --events \(output.path)"
         if writesInspectPage, endpoint == nil {
@@ -89,7 +95,7 @@ struct DemoCommand {
             \(report.deferred ? " (deferred: the collector was unavailable)" : "")\
             \(report.rejectionReasons.isEmpty ? "" : "\nrejected: " + report.rejectionReasons.joined(separator: "; "))
             queue:     \(directory.appendingPathComponent("store/queue").path)
-            delivered: \(endpoint ?? output.path)
+            delivered: \(endpoint.map { "\($0) (a copy of the session's events: \(output.path))" } ?? output.path)
             \(inspectLine)
             """)
         return report.deferred ? 1 : 0
@@ -227,5 +233,17 @@ struct TrackStressCommand {
 
     static func microseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000)
+    }
+}
+
+/// Sends through one transport and, for what it accepts, writes a copy through another.
+struct CopyingTransport: Transport {
+    let sending: any Transport
+    let copy: any Transport
+
+    func deliver(_ events: [Event]) -> DeliveryResult {
+        let result = sending.deliver(events)
+        if case .accepted = result { _ = copy.deliver(events) }
+        return result
     }
 }
