@@ -18,7 +18,7 @@ let package = Package(
     products: [
         .library(
             name: "AutoTrack",
-            targets: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"]),
+            targets: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "AutoTrackJSONHost"]),
         .library(name: "AutoTrackMethodWrapping", targets: ["AutoTrackMethodWrapping"]),
         .library(name: "AutoTrackReferenceHost", targets: ["AutoTrackRuntime", "AutoTrackModelBackend", "AutoTrackReferenceUI"]),
         .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks", "AutoTrackReferenceHostIntegration"]),
@@ -111,6 +111,12 @@ let package = Package(
             dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum", "CAutoTrackCrashCapture"],
             swiftSettings: strictSettings
         ),
+        // Automatic capture for hosts that describe their screens as JSON.
+        .target(
+            name: "AutoTrackJSONHost",
+            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"],
+            swiftSettings: strictSettings
+        ),
         // The C API's header, and the two functions written in C.
         .target(
             name: "CAutoTrack",
@@ -119,7 +125,7 @@ let package = Package(
         // The C API: `autotrack.h`'s functions over the core.
         .target(
             name: "AutoTrackCAPI",
-            dependencies: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "CAutoTrack"],
+            dependencies: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackJSONHost", "CAutoTrack"],
             swiftSettings: strictSettings
         ),
         // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.
@@ -182,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackTests",
-            dependencies: ["AutoTrackLocking", "AutoTrackTesting", 
+            dependencies: ["AutoTrackLocking", "AutoTrackTesting", "AutoTrackJSONHost", 
                 "AutoTrack", "AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception",
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import AutoTrack
 import AutoTrackEvents
+import AutoTrackJSONHost
 import AutoTrackProperties
 import AutoTrackSerialization
 import Foundation
@@ -18,7 +19,14 @@ typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 /// `autotrack_tracker_destroy`.
 final class CTrackerHandle: Sendable {
     let tracker: Tracker
-    init(tracker: Tracker) { self.tracker = tracker }
+    /// Automatic capture for the host's JSON element trees, through the tracker's
+    /// interaction context.
+    let hostAdapter: JSONHostAdapter
+
+    init(tracker: Tracker) {
+        self.tracker = tracker
+        hostAdapter = JSONHostAdapter(context: tracker.makeInteractionContext())
+    }
 
     /// The handle behind `pointer`, not retained.
     static func from(_ pointer: OpaquePointer?) throws(CAPIError) -> CTrackerHandle {
@@ -175,4 +183,20 @@ func autotrack_diagnostics_json(_ tracker: OpaquePointer?, _ errorOut: ErrorOut)
     }
     guard status == 0, let text else { return nil }
     return strdup(text)
+}
+
+@_cdecl("autotrack_host_interaction")
+func autotrack_host_interaction(
+    _ tracker: OpaquePointer?, _ treeJSON: UnsafePointer<CChar>?, _ interactionJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut
+) -> Int32 {
+    reporting(errorOut) {
+        let handle = try CTrackerHandle.from(tracker)
+        let tree = try CStrings.bytes(treeJSON, "tree_json")
+        let interaction = try CStrings.bytes(interactionJSON, "interaction_json")
+        do throws(HostTreeError) {
+            try handle.hostAdapter.handle(treeJSON: tree, interactionJSON: interaction)
+        } catch {
+            throw CAPIError("host interaction: \(error)")
+        }
+    }
 }

@@ -110,4 +110,30 @@ struct CAPITests {
         #expect(events.map { $0["distinct_id"] as? String } == ["device-1", "user-9"])
         #expect(events.allSatisfy { ($0["properties"] as? [String: Any])?["channel"] as? String == "store" })
     }
+
+    @Test("a host's element tree and tap through the C API become a screen view and a click; a bad tree gets a message")
+    func hostInteraction() throws {
+        let directory = Self.directory("host")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/out.ndjson"
+        let tracker = try Self.create(#"{"store_directory": "\#(directory)/store", "ndjson_file": "\#(file)", "flush_interval_seconds": 0}"#)
+        let tree = #"""
+            {"screen": {"type": "CartScreen", "title": "Cart"},
+             "root": {"type": "RCTView", "children": [{"type": "RCTTouchableOpacity", "role": "button", "tag": 3, "text": "Check out"}]}}
+            """#
+        #expect(autotrack_host_interaction(tracker, tree, #"{"kind": "screen_view"}"#, nil) == 0)
+        #expect(autotrack_host_interaction(tracker, tree, #"{"kind": "tap", "target": 3}"#, nil) == 0)
+        let refused = Self.message { #expect(autotrack_host_interaction(tracker, tree, #"{"kind": "tap", "target": 4}"#, $0) == -1) }
+        #expect(refused?.contains("no node has the tag '4'") == true, "\(refused ?? "no message")")
+        #expect(autotrack_host_interaction(tracker, nil, nil, nil) == -1)
+        #expect(autotrack_flush(tracker, nil) == 0)
+        autotrack_tracker_destroy(tracker)
+        let events = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(events.map { $0["event"] as? String } == ["$AppViewScreen", "$AppClick"])
+        let click = try #require(events.last?["properties"] as? [String: Any])
+        #expect(click["$element_content"] as? String == "Check out")
+        #expect(click["$screen_name"] as? String == "CartScreen")
+    }
 }

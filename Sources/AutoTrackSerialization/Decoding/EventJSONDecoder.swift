@@ -170,6 +170,11 @@ public struct EventJSONDecoder: Sendable {
         try properties(try parse(bytes))
     }
 
+    /// Properties from a parsed JSON object, under the same rules.
+    public func decodeProperties(from value: JSONValue) throws(EventDecodingError) -> Properties {
+        try properties(value)
+    }
+
     private func properties(_ value: JSONValue) throws(EventDecodingError) -> Properties {
         guard case .object(let members) = value else {
             throw .wrongType(field: "properties", expected: "object", found: value.typeName)

@@ -81,6 +81,25 @@ int autotrack_set_consent(autotrack_tracker *tracker, const char *consent, char 
  * failures …); NULL on failure. Free it with autotrack_string_free(). */
 char *autotrack_diagnostics_json(autotrack_tracker *tracker, char **error);
 
+/* Automatic capture for a UI framework that is not UIKit (React Native, Flutter, a web
+ * view): `tree_json` is the screen as an element tree, `interaction_json` what the user
+ * did on it. The click gets the properties, view path, element id and filters a UIKit
+ * click gets.
+ *   tree:  {"screen": {"type": "ProductScreen", "title": "Shoes", "screen_name": ...,
+ *                      "url": ..., "properties": {...}},
+ *           "root": {"type": "RCTView", "children": [
+ *             {"type": "RCTTouchableOpacity", "role": "button", "tag": 12, "text": "Buy",
+ *              "frame": [16, 600, 120, 44], "accessibility_id": ..., "custom_id": ...,
+ *              "properties": {...}, "list_position": {"section": 0, "index": 3},
+ *              "hidden": false, "ignored": false | true | "descendants",
+ *              "masks_text": false, "children": [...]}]}}
+ *   interaction: {"kind": "screen_view"} | {"kind": "tap", "target": 12, "action": "onPress"}
+ *                | {"kind": "touch", "target": 12}
+ * Roles: view, label, image, button, toggle, segmented_control, slider, stepper,
+ * text_field, secure_text_field, search_field, text_view, tab_bar_item, control,
+ * scroll_view, table, collection, table_cell, collection_cell. */
+int autotrack_host_interaction(autotrack_tracker *tracker, const char *tree_json, const char *interaction_json, char **error);
+
 /* Frees a string the API returned. NULL does nothing. */
 void autotrack_string_free(char *string);
 
