@@ -11,7 +11,8 @@ struct CConfiguration {
     /// The keys `autotrack.h` documents.
     static let keys: [String] = [
         "store_directory", "transport", "ndjson_file", "endpoint", "wire_format", "timeout_seconds", "flush_batch_size",
-        "flush_interval_seconds", "sync_each_batch", "app_version", "consent", "capture_crashes", "settings",
+        "flush_interval_seconds", "sync_each_batch", "app_version", "consent", "capture_crashes", "settings", "remote_settings_url",
+        "remote_settings_interval_seconds",
     ]
 
     let configuration: TrackerConfiguration
@@ -42,6 +43,14 @@ struct CConfiguration {
                 throw CAPIError("configuration: 'consent' is '\(consent)'; expected granted, pending or denied")
             }
             configuration.initialConsent = value
+        }
+        if let text = try reader.string("remote_settings_url") {
+            guard let url = URL(string: text), url.scheme?.hasPrefix("http") == true else {
+                throw CAPIError("configuration: 'remote_settings_url' must be an http or https URL")
+            }
+            let seconds = try reader.number("remote_settings_interval_seconds") ?? 600
+            guard seconds >= 1, seconds <= 86_400 else { throw CAPIError("configuration: 'remote_settings_interval_seconds' must be in 1…86400") }
+            configuration.remoteSettings = RemoteSettingsSource(url: url, interval: .milliseconds(Int64(seconds * 1000)))
         }
         if let settings = document["settings"] {
             guard case .object = settings else { throw CAPIError("configuration: 'settings' must be an object, not \(settings.typeName)") }

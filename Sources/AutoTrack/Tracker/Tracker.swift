@@ -45,6 +45,8 @@ public final class Tracker: Sendable {
     let encodedPresets: EncodedPropertyPrefix
     let encoder: EventJSONEncoder
     private let timer: Locked<TimerBox?> = Locked(nil)
+    /// Fetches the remote settings, when a source is configured.
+    let remoteSettingsFetcher = Locked<RemoteSettingsFetcher?>(nil)
     /// Left when ``shutdown()`` has finished; later calls wait on it.
     private let shutdownFinished = DispatchGroup()
 
@@ -152,6 +154,7 @@ public final class Tracker: Sendable {
             installCrashCapture()
         }
         startTimer()
+        startRemoteSettings()
     }
 
     /// The stored anonymous id, or a new one stored privately (0600 in a 0700
@@ -197,6 +200,7 @@ public final class Tracker: Sendable {
             return
         }
         timer.withLock { $0?.source.cancel(); $0 = nil }
+        remoteSettingsFetcher.withLock { $0?.stop() }
         handOff.close()
         let finish: @Sendable () -> Void = { [self] in
             worker.sync { drainSubmissions() }
@@ -245,6 +249,7 @@ public final class Tracker: Sendable {
         diagnostics.queue = queue.statistics
         diagnostics.droppedWhileBusy = handOff.droppedWhileBusy
         diagnostics.waitsForRoom = handOff.waits
+        if let fetcher = remoteSettingsFetcher.withLock({ $0 }) { diagnostics.remoteSettings = fetcher.diagnostics }
         diagnostics.interception = released
         for context in contexts { diagnostics.interception += context.counters.snapshot }
         return diagnostics

@@ -46,6 +46,8 @@ public struct TrackerConfiguration: Sendable {
     /// The automatic-capture settings a new tracker starts with; change them while it
     /// runs with ``Tracker/autoTrackSettings`` or ``Tracker/loadAutoTrackSettings(json:)``.
     public var autoTrackSettings: AutoTrackSettings = .standard
+    /// Where settings documents are fetched from while the tracker runs; `nil`: none.
+    public var remoteSettings: RemoteSettingsSource?
     /// Actions that are not clicks.
     public var actionFilter: ActionFilter
     /// When events are sent.

@@ -36,6 +36,8 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var purgedByConsent = 0
     /// Crashes of earlier runs tracked as `AppCrashed` at this start.
     public var crashesDelivered = 0
+    /// The remote settings fetches (``TrackerConfiguration/remoteSettings``).
+    public var remoteSettings = RemoteSettingsDiagnostics()
     /// Queue reads or removals during a flush that failed (the events stay queued and
     /// are sent again by a later flush); counted, never swallowed.
     public var flushFailures = 0

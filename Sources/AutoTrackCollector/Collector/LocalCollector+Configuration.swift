@@ -104,6 +104,10 @@ extension LocalCollector {
         public var evictedConnections = 0
         /// Requests that missed their header or request deadline (answered 408).
         public var timedOut = 0
+        /// Settings documents served (200).
+        public var settingsServed = 0
+        /// Settings requests answered 304: the client held the document.
+        public var settingsNotModified = 0
 
         /// `requests 3, batches 2, events 40 (0 duplicates), refused 1`.
         public var description: String {

@@ -52,6 +52,9 @@ public final class LocalCollector: Sendable {
         var seen: Set<Key> = []
         var counts = Counts()
         var refusals: [String] = []
+        /// The settings document served, its entity tag and path.
+        var settings: (body: [UInt8], etag: String, path: String)?
+        var settingsVersion = 0
     }
 
     private let listener: Int32
@@ -194,6 +197,9 @@ public final class LocalCollector: Sendable {
         }
         let number = requests.add(1, ordering: .relaxed).newValue
         store.withLock { $0.counts.requests += 1 }
+        if request.method == "GET" || request.method == "HEAD" {
+            return serve(connection, request: request)
+        }
         switch script(number) {
         case .accept:
             answer(connection, request: request, respond: true)
@@ -266,10 +272,50 @@ public final class LocalCollector: Sendable {
         onRefusal?(refusal)
     }
 
-    private func respond(_ connection: Int32, status: Int, reason: String) {
-        let body = Array(reason.utf8)
-        let text = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+    // MARK: Settings
+
+    /// Serves `document` — a settings document — at `GET path`, with an entity tag
+    /// that changes with each document: a request whose `If-None-Match` names the tag
+    /// gets 304 and no body (`Counts.settingsServed`, `settingsNotModified`).
+    public func serveSettings(_ document: [UInt8], at path: String = "/config") {
+        store.withLock { store in
+            store.settingsVersion += 1
+            store.settings = (document, "\"settings-\(store.settingsVersion)-\(document.count)\"", path)
+        }
+    }
+
+    /// A GET: the settings document when its path is asked, 304 when the client holds
+    /// it already, 404 otherwise.
+    private func serve(_ connection: Int32, request: HTTPRequest) {
+        let settings = store.withLock { $0.settings }
+        guard let settings, request.path == settings.path else {
+            store.withLock { $0.counts.refused += 1 }
+            return respond(connection, status: 404, reason: "nothing is served at \(request.path)")
+        }
+        if let held = request.header("if-none-match"), held.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == settings.etag }) {
+            store.withLock { $0.counts.settingsNotModified += 1 }
+            return respond(connection, status: 304, reason: "", headers: [("ETag", settings.etag)], body: [])
+        }
+        store.withLock { $0.counts.settingsServed += 1 }
+        respond(
+            connection, status: 200, reason: "", headers: [("ETag", settings.etag), ("Content-Type", "application/json")],
+            body: request.method == "HEAD" ? [] : settings.body)
+    }
+
+    private func respond(
+        _ connection: Int32, status: Int, reason: String, headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8")],
+        body given: [UInt8]? = nil
+    ) {
+        let body = given ?? Array(reason.utf8)
+        let phrase = switch status {
+        case 200: "OK"
+        case 304: "Not Modified"
+        case 404: "Not Found"
+        default: "Error"
+        }
+        let fields = headers.map { "\($0.0): \($0.1)\r\n" }.joined()
+        let text = "HTTP/1.1 \(status) \(phrase)\r\n\(fields)" + (status == 304 ? "" : "Content-Length: \(body.count)\r\n")
+            + "Connection: close\r\n\r\n"
         var bytes = Array(text.utf8) + body
         _ = bytes.withUnsafeMutableBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

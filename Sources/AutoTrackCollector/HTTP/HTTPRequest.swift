@@ -14,8 +14,15 @@ struct CollectorRefusal: Error {
 /// deadline, parsed once in linear time, and a body of the declared, bounded length
 /// within the request's deadline.
 struct HTTPRequest {
+    /// The method (`POST`, `GET`).
+    let method: String
+    /// The request target: the path and query.
+    let target: String
     let headers: [(name: String, value: String)]
     let body: [UInt8]
+
+    /// The target's path, without the query.
+    var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
 
     func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
@@ -51,10 +58,13 @@ struct HTTPRequest {
         var scanned = 0
         var headerEnd: Int?
         var parsed: [(name: String, value: String)] = []
+        var requestLine = (method: "", target: "")
         var contentLength = 0
         while true {
             if let end = headerEnd, buffer.count >= end + 4 + contentLength {
-                return .success(HTTPRequest(headers: parsed, body: Array(buffer[(end + 4)..<(end + 4 + contentLength)])))
+                return .success(HTTPRequest(
+                    method: requestLine.method, target: requestLine.target, headers: parsed,
+                    body: Array(buffer[(end + 4)..<(end + 4 + contentLength)])))
             }
             let deadline = headerEnd == nil ? deadlines.headers : deadlines.request
             let remaining = deadline - .now
@@ -85,23 +95,25 @@ struct HTTPRequest {
             if end > limits.maximumHeaderBytes { return refusal(431, "headers exceed \(limits.maximumHeaderBytes) bytes") }
             switch parseHeaders(buffer[0..<end], connection: connection, limits: limits) {
             case .failure(let failure): return .failure(failure)
-            case .success(let (headers, length)):
+            case .success(let (line, headers, length)):
+                requestLine = line
                 parsed = headers
                 contentLength = length
             }
         }
     }
 
-    /// The request line and headers before the blank line: the headers and the body's
-    /// declared length, or the refusal.
+    /// The request line and headers before the blank line: the method and target, the
+    /// headers and the body's declared length (a GET or HEAD needs none), or the refusal.
     private static func parseHeaders(
         _ bytes: ArraySlice<UInt8>, connection: Int32, limits: LocalCollector.Limits
-    ) -> Result<([(name: String, value: String)], Int), ReadFailure> {
+    ) -> Result<((method: String, target: String), [(name: String, value: String)], Int), ReadFailure> {
         var parsed: [(name: String, value: String)] = []
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
-        guard let requestLine = lines.first, requestLine.split(separator: " ").count == 3 else {
+        guard let requestLine = lines.first, case let parts = requestLine.split(separator: " "), parts.count == 3 else {
             return refusal(400, "malformed request line")
         }
+        let line = (method: String(parts[0]), target: String(parts[1]))
         var continues = false
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { return refusal(400, "malformed header line") }
@@ -112,6 +124,7 @@ struct HTTPRequest {
             return refusal(411, "chunked bodies are not accepted; send Content-Length")
         }
         let lengths = parsed.filter { $0.name == "content-length" }.map(\.value)
+        if lengths.isEmpty, line.method == "GET" || line.method == "HEAD" { return .success((line, parsed, 0)) }
         guard lengths.count == 1, let text = lengths.first else {
             return refusal(411, lengths.isEmpty ? "Content-Length is required" : "Content-Length appears more than once")
         }
@@ -127,7 +140,7 @@ struct HTTPRequest {
             var interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
             _ = interim.withUnsafeMutableBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
-        return .success((parsed, length))
+        return .success((line, parsed, length))
     }
 
     private static func refusal<Success>(_ status: Int, _ reason: String) -> Result<Success, ReadFailure> {

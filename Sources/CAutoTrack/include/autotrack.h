@@ -45,6 +45,9 @@ const char *autotrack_api_version(void);
  *   "consent"                string   "granted" (default), "pending" or "denied"
  *   "capture_crashes"        bool     fatal signals become AppCrashed next launch
  *   "settings"               object   an automatic-capture settings document
+ *   "remote_settings_url"    string   a settings document fetched while the tracker
+ *                                     runs (ETag, backoff, the last good one kept)
+ *   "remote_settings_interval_seconds" number  between fetches (default 600)
  * Returns NULL on failure. */
 autotrack_tracker *autotrack_tracker_create(const char *configuration_json, char **error);
 

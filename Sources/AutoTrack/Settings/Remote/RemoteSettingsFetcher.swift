@@ -1,0 +1,167 @@
+import AutoTrackLocking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches a tracker's settings document from a ``RemoteSettingsSource`` on its own
+/// serial queue — never on the tracker's worker or sender — keeps the last good one in
+/// the store, and schedules the next fetch.
+final class RemoteSettingsFetcher: Sendable {
+    typealias Apply = @Sendable ([UInt8]) throws(AutoTrackSettingsError) -> Set<AutoTrackSettings.Setting>
+
+    private struct State {
+        var etag: String?
+        var diagnostics = RemoteSettingsDiagnostics()
+        var failuresInARow = 0
+        /// Moves on with each fetch: a scheduled fetch whose generation has passed is
+        /// not made (a fetch asked for in between rescheduled it).
+        var generation = 0
+        var stopped = false
+    }
+
+    let source: RemoteSettingsSource
+    private let documentFile: String
+    private let etagFile: String
+    private let apply: Apply
+    private let queue = DispatchQueue(label: "autotrack.remote-settings")
+    private let state = Locked(State())
+    private let session: URLSession
+
+    init(source: RemoteSettingsSource, storeDirectory: URL, apply: @escaping Apply) {
+        self.source = source
+        documentFile = storeDirectory.appendingPathComponent("remote_settings.json").path
+        etagFile = storeDirectory.appendingPathComponent("remote_settings.etag").path
+        self.apply = apply
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = source.timeout.rounded(.up) + 1
+        configuration.timeoutIntervalForResource = source.timeout.rounded(.up) + 1
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Applies the document kept from the last run, then fetches (on the queue).
+    func start() {
+        if let saved = PrivateFiles.read(documentFile), !saved.isEmpty {
+            do throws(AutoTrackSettingsError) {
+                _ = try apply(saved)
+                let tag = PrivateFiles.read(etagFile).map { String(decoding: $0, as: UTF8.self) }
+                state.withLock {
+                    $0.diagnostics.applied += 1
+                    $0.etag = tag?.isEmpty == false ? tag : nil
+                }
+            } catch {
+                state.withLock { $0.diagnostics.lastProblem = "the saved document: \(error)" }
+            }
+        }
+        schedule(after: .zero)
+    }
+
+    /// Fetches now, waiting for the outcome.
+    func refresh() -> RemoteSettingsOutcome { queue.sync { fetch() } }
+
+    /// No more fetches.
+    func stop() { state.withLock { $0.stopped = true } }
+
+    var diagnostics: RemoteSettingsDiagnostics { state.withLock { $0.diagnostics } }
+
+    private func schedule(after delay: Duration) {
+        let generation = state.withLock { state -> Int? in state.stopped ? nil : state.generation }
+        guard let generation else { return }
+        queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
+            guard let self, state.withLock({ !$0.stopped && $0.generation == generation }) else { return }
+            _ = fetch()
+        }
+    }
+
+    /// One fetch, on the queue: apply a new document, note an unchanged one, refuse an
+    /// invalid one, count a failure; then schedule the next.
+    private func fetch() -> RemoteSettingsOutcome {
+        let etag = state.withLock { state -> String? in
+            state.generation += 1
+            state.diagnostics.fetches += 1
+            return state.etag
+        }
+        let outcome: RemoteSettingsOutcome
+        switch get(ifNoneMatch: etag) {
+        case .failure(let failure):
+            outcome = .failed(failure.reason)
+        case .success(let (status, tag, body)):
+            switch status {
+            case 304:
+                outcome = .unchanged
+            case 200:
+                do throws(AutoTrackSettingsError) {
+                    let changed = try apply(body)
+                    _ = PrivateFiles.write(body, to: documentFile)
+                    _ = PrivateFiles.write(Array((tag ?? "").utf8), to: etagFile)
+                    state.withLock { $0.etag = tag }
+                    outcome = .applied(changed)
+                } catch {
+                    outcome = .refused("the document is not valid: \(error)")
+                }
+            default:
+                outcome = .failed("HTTP \(status)")
+            }
+        }
+        let next = state.withLock { state -> Duration in
+            switch outcome {
+            case .applied:
+                state.diagnostics.applied += 1
+                state.failuresInARow = 0
+            case .unchanged:
+                state.diagnostics.unchanged += 1
+                state.failuresInARow = 0
+            case .refused(let reason):
+                state.diagnostics.refused += 1
+                state.diagnostics.lastProblem = reason
+                state.failuresInARow = 0
+            case .failed(let reason):
+                state.diagnostics.failures += 1
+                state.diagnostics.lastProblem = reason
+                state.failuresInARow += 1
+            case .notConfigured:
+                break
+            }
+            let next = state.failuresInARow > 0
+                ? min(source.retryDelay * (1 << min(state.failuresInARow - 1, 20)), source.interval) : source.interval
+            // With the counts, in one acquisition: a reader sees both or neither.
+            state.diagnostics.nextFetchAfter = next
+            return next
+        }
+        schedule(after: next)
+        return outcome
+    }
+
+    /// A GET of the source's URL: the status, the entity tag and the body, or why none
+    /// came within the timeout.
+    private func get(ifNoneMatch etag: String?) -> Result<(Int, String?, [UInt8]), FetchFailure> {
+        var request = URLRequest(url: source.url, timeoutInterval: source.timeout.rounded(.up) + 1)
+        request.httpMethod = "GET"
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        let result = Locked<Result<(Int, String?, [UInt8]), FetchFailure>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            let outcome: Result<(Int, String?, [UInt8]), FetchFailure>
+            if let error {
+                outcome = .failure(FetchFailure(reason: "network: \(error.localizedDescription)"))
+            } else if let http = response as? HTTPURLResponse {
+                outcome = .success((http.statusCode, http.value(forHTTPHeaderField: "ETag"), data.map(Array.init) ?? []))
+            } else {
+                outcome = .failure(FetchFailure(reason: "no HTTP response"))
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + source.timeout) == .timedOut {
+            task.cancel()
+            return .failure(FetchFailure(reason: "timed out after \(source.timeout) s"))
+        }
+        return result.withLock { $0 } ?? .failure(FetchFailure(reason: "no outcome"))
+    }
+
+    struct FetchFailure: Error {
+        let reason: String
+    }
+}
