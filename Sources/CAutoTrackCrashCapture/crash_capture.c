@@ -43,17 +43,23 @@ static void append_number(char *buffer, int *length, int capacity, long long val
     while (count > 0 && *length < capacity) buffer[(*length)++] = digits[--count];
 }
 
-/// One record: `autotrack-crash <time ms> <reason>\n`, the reason cut at 200 bytes
-/// and kept to one line.
-static int write_record(const char *reason) {
+/// One record: `<kind> <time ms> <pid> <reason>\n` — `autotrack-crash` for a signal,
+/// `autotrack-reported` for an error a host reported — the reason cut at 200 bytes
+/// and kept to one line. Returns the file's length before it (where to cut it back
+/// to), or -1.
+static off_t write_record(const char *kind, const char *reason) {
     int descriptor = crash_descriptor;
     if (descriptor < 0) return -1;
+    off_t before = lseek(descriptor, 0, SEEK_END);
     char line[256];
     int length = 0;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    append_text(line, &length, (int)sizeof(line) - 1, "autotrack-crash ");
+    append_text(line, &length, (int)sizeof(line) - 1, kind);
+    append_text(line, &length, (int)sizeof(line) - 1, " ");
     append_number(line, &length, (int)sizeof(line) - 1, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    append_text(line, &length, (int)sizeof(line) - 1, " ");
+    append_number(line, &length, (int)sizeof(line) - 1, (long long)getpid());
     append_text(line, &length, (int)sizeof(line) - 1, " ");
     int reason_start = length;
     append_text(line, &length, reason_start + 200 < (int)sizeof(line) - 1 ? reason_start + 200 : (int)sizeof(line) - 1, reason);
@@ -68,7 +74,7 @@ static int write_record(const char *reason) {
         written += (int)count;
     }
     fsync(descriptor);
-    return 0;
+    return before;
 }
 
 /// The index of `number` in `fatal_signals`.
@@ -173,15 +179,26 @@ static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
     // A fault the processor raised (si_code > 0) happens again when the handler
     // returns; a signal sent by a process or by abort() does not.
     int processor_fault = info != NULL && info->si_code > 0 && number != SIGABRT;
-    enum outcome outcome = run_earlier_disposition(number, info, context, processor_fault);
-    if (outcome == RECOVERED) return;
-    // The process dies of it now: the record first, once.
-    if (!handling) {
+    // The record first: an earlier handler may end the process itself (a sanitizer's,
+    // a crash reporter that exits).
+    off_t before = -1;
+    int recording = !handling;
+    if (recording) {
         handling = 1;
-        write_record(signal_name(number));
+        before = write_record("autotrack-crash", signal_name(number));
+    }
+    enum outcome outcome = run_earlier_disposition(number, info, context, processor_fault);
+    if (outcome == RECOVERED) {
+        // The earlier handler fixed it: no crash. (One that recovers by jumping out
+        // never comes back here; the tracker still running later takes its record back.)
+        if (recording) {
+            if (before >= 0 && crash_descriptor >= 0) ftruncate(crash_descriptor, before);
+            handling = 0;
+        }
+        return;
     }
     if (outcome == ABORTING) return;
-    // Then the default disposition takes it: the fault again, or the signal sent again.
+    // The default disposition takes it: the fault again, or the signal sent again.
     struct sigaction fallback;
     memset(&fallback, 0, sizeof(fallback));
     fallback.sa_handler = SIG_DFL;
@@ -221,5 +238,5 @@ int autotrack_crash_capture_install(int descriptor) {
 }
 
 int autotrack_crash_capture_record(const char *reason) {
-    return write_record(reason != NULL ? reason : "uncaught error");
+    return write_record("autotrack-reported", reason != NULL ? reason : "uncaught error") < 0 ? -1 : 0;
 }

@@ -85,4 +85,29 @@ struct CrashCaptureTests {
         relaunch.tracker.shutdown()
     }
     #endif
+
+    @Test("a signal record of the process still running is taken back at the next flush: a handler before ours recovered by jumping out; a reported error and other processes' records stay")
+    func survivedRecordsTakenBack() throws {
+        let directory = temporaryDirectory("crash-survived")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let memory = try InMemoryTracker(storeDirectory: directory) { $0.capturesCrashes = true }
+        let own = getpid()
+        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("crash_record"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("""
+            autotrack-crash 1700000000000 \(own) SIGSEGV
+            autotrack-crash 1700000000001 1 SIGBUS
+            autotrack-reported 1700000000002 \(own) TypeError: x is undefined
+
+            """.utf8))
+        try handle.close()
+        memory.tracker.flush()
+        #expect(memory.tracker.diagnostics.crashRecordsTakenBack == 1)
+        memory.close()
+        let relaunch = try InMemoryTracker(storeDirectory: directory) { $0.capturesCrashes = true }
+        relaunch.tracker.flush()
+        let reasons = relaunch.transport.events.filter { $0.name.rawValue == "AppCrashed" }.map { $0.properties["app_crashed_reason"] }
+        #expect(reasons == ["SIGBUS", "TypeError: x is undefined"])
+        relaunch.close()
+    }
 }

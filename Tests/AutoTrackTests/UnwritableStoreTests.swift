@@ -107,7 +107,7 @@ struct CrashDeliveryOntoAFullDiskTests {
     static func storeWithACrash(on disk: UnwritableStoreTests.FullDisk) throws -> URL {
         let store = disk.mountPoint.appendingPathComponent("store")
         try InMemoryTracker(storeDirectory: store) { $0.capturesCrashes = true }.tracker.shutdown()
-        try Data("autotrack-crash 1700000000000 SIGSEGV\n".utf8).write(to: store.appendingPathComponent("crash_record"))
+        try Data("autotrack-crash 1700000000000 1 SIGSEGV\n".utf8).write(to: store.appendingPathComponent("crash_record"))
         return store
     }
 

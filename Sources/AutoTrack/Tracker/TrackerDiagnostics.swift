@@ -36,6 +36,9 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var purgedByConsent = 0
     /// Crashes of earlier runs tracked as `AppCrashed` at this start.
     public var crashesDelivered = 0
+    /// Crash records this process wrote for a signal it survived (a handler installed
+    /// before the tracker's recovered by jumping out), taken back.
+    public var crashRecordsTakenBack = 0
     /// The remote settings fetches (``TrackerConfiguration/remoteSettings``).
     public var remoteSettings = RemoteSettingsDiagnostics()
     /// Queue reads or removals during a flush that failed (the events stay queued and

@@ -88,6 +88,22 @@ extension Tracker {
         if !waiting { crashesStored() }
     }
 
+    /// Takes back the signal records this process wrote: it still runs, so the signal
+    /// did not end it — a handler installed before ours recovered by jumping out of
+    /// it. Called as the tracker flushes and shuts down; an error the host reported is
+    /// kept (the host ends the process after it).
+    func takeBackSurvivedCrashRecords() {
+        guard configuration.capturesCrashes else { return }
+        let path = Self.crashRecordFile(in: configuration.storeDirectory).path
+        guard let bytes = PrivateFiles.read(path), !bytes.isEmpty else { return }
+        let own = getpid()
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        let kept = lines.filter { line in CrashRecord(line).map { !($0.isSignal && $0.processID == own) } ?? true }
+        guard kept.count != lines.count else { return }
+        _ = PrivateFiles.write(Array(kept.map { $0 + "\n" }.joined().utf8), to: path)
+        state.withLock { $0.diagnostics.crashRecordsTakenBack += lines.count - kept.count }
+    }
+
     /// The batch holding the delivered crashes was written: their files are done with.
     func crashesStored() {
         let files = state.withLock { state in
@@ -98,15 +114,22 @@ extension Tracker {
     }
 }
 
-/// One line of the crash record: `autotrack-crash <time ms> <reason>`.
+/// One line of the crash record: `autotrack-crash <time ms> <pid> <reason>` for a
+/// fatal signal, `autotrack-reported …` for an error a host reported.
 struct CrashRecord {
     let time: Timestamp
+    let processID: Int32
     let reason: String
+    /// A fatal signal, not a reported error.
+    let isSignal: Bool
 
     init?(_ line: Substring) {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "autotrack-crash", let milliseconds = Int64(parts[1]) else { return nil }
+        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "autotrack-crash" || parts[0] == "autotrack-reported",
+              let milliseconds = Int64(parts[1]), let processID = Int32(parts[2]) else { return nil }
         time = Timestamp(millisecondsSince1970: milliseconds)
-        reason = String(parts[2])
+        self.processID = processID
+        reason = String(parts[3])
+        isSignal = parts[0] == "autotrack-crash"
     }
 }
