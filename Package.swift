@@ -145,7 +145,7 @@ let package = Package(
             name: "AutoTrackSampleSession",
             dependencies: ["AutoTrackSampleApp", 
                 "AutoTrack", "AutoTrackReferenceHostIntegration", "AutoTrackReferenceUI", "AutoTrackEvents", "AutoTrackProperties",
-                "AutoTrackSerialization",
+                "AutoTrackSerialization", "AutoTrackHooks", "AutoTrackInterception", "AutoTrackLocking", "AutoTrackRuntime",
             ],
             swiftSettings: strictSettings
         ),
@@ -220,7 +220,7 @@ let package = Package(
         // The command line: the inspect page in a real browser.
         .testTarget(
             name: "AutoTrackCLITests",
-            dependencies: ["AutoTrackSampleSession", "AutoTrackCollector"],
+            dependencies: ["AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization"],
             swiftSettings: strictSettings
         ),
         // Hooks written as a third party would, from the public API only.

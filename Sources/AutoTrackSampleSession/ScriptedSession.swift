@@ -21,6 +21,11 @@ public enum ScriptedSession {
         public let pause: Duration?
         let perform: @Sendable (SampleApp, Tracker) throws -> Void
 
+        /// Performs the step on `app`, with `tracker` enabled on it.
+        public func perform(on app: SampleApp, tracker: Tracker) throws {
+            try perform(app, tracker)
+        }
+
         init(
             description: String, expectedEvents: [String], pause: Duration? = nil,
             perform: @escaping @Sendable (SampleApp, Tracker) throws -> Void

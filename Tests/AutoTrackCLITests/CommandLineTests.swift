@@ -53,15 +53,17 @@ struct CommandLineTests {
         #expect(text.contains(message), "\(text)")
     }
 
-    @Test("an option's value may be attached with '=', and the help says so; a required option is shown without brackets")
+    @Test("an option's value may be attached with '=', and the help says so; options that are alternatives are shown in brackets and the mistake named")
     func attachedValues() throws {
         let (status, output) = try run(autotrackExecutable.path, ["snapshot", "--screen=settings", "--style=hubble"])
         #expect(status == 0)
         #expect(output.contains("SettingsViewController"))
         #expect(output.contains("(0)"), "HubbleData-style paths")
         let (_, help) = try run(autotrackExecutable.path, ["inspect", "--help"])
-        #expect(help.contains("Usage: autotrack inspect --out DIR [--events FILE.ndjson]"))
+        #expect(help.contains("Usage: autotrack inspect [--out DIR] [--events FILE.ndjson] [--serve] [--port P]"))
         #expect(help.contains("--name=value"))
+        let (status2, _) = try run(autotrackExecutable.path, ["inspect"])
+        #expect(status2 == 64, "neither --out nor --serve")
     }
 
     @Test("snapshot shows the container's bars: the tab bar and its buttons with the tab's screen")

@@ -118,7 +118,12 @@ enum CommandLineInvocation {
             self = .snapshot(SnapshotCommand(screen: values.value(Options.screen) ?? .list, style: values.value(Options.style) ?? .slash))
         case "inspect":
             typealias Options = InspectCommand.Options
-            self = .inspect(InspectCommand(outputDirectory: values.value(Options.out) ?? "", eventsFile: values.value(Options.events)))
+            if values.isSet(Options.serve) {
+                self = .inspect(InspectCommand(outputDirectory: "", eventsFile: nil, servePort: UInt16(values.value(Options.port) ?? 8107)))
+            } else {
+                guard let out = values.value(Options.out) else { throw UsageError(message: "'inspect' needs --out DIR, or --serve") }
+                self = .inspect(InspectCommand(outputDirectory: out, eventsFile: values.value(Options.events)))
+            }
         case "oracle":
             typealias Options = OracleCommand.Options
             self = .oracle(OracleCommand(

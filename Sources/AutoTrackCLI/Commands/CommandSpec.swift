@@ -61,7 +61,7 @@ struct CommandSpec: Sendable {
             example: "swift run autotrack demo --out /tmp/autotrack-demo --inspect"),
         CommandSpec(
             name: "inspect",
-            summary: "Write one self-contained HTML page of the sample app's screens (圈选): elements drawn at their frames; hover for type, content, both paths and ids; click to pin and see the $AppClick; search by id, path or content; with --events, a heat map of the clicks in an NDJSON file.",
+            summary: "Write one self-contained HTML page of the sample app's screens (圈选): elements drawn at their frames; hover for type, content, both paths and ids; click an interactive element to pin it and see the $AppClick the hooks would record; search by id, path or content; with --events, a heat map of the clicks in an NDJSON file, each under the screen it happened on. With --serve, the scripted session live on 127.0.0.1, the page following each step.",
             options: InspectCommand.Options.all,
             example: "swift run autotrack inspect --out /tmp/inspect --events /tmp/autotrack-demo/events.ndjson"),
         CommandSpec(

@@ -59,17 +59,9 @@ public enum GestureTracking {
                 let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
                 guard recognizer.state == trigger else { throw CaptureSkip.deduplicated }
                 guard let view = recognizer.view else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
-                // A tap into a text view or field is typing, never a click.
-                if view.role.isTextEntry { throw CaptureSkip.filtered }
-                let context = interceptor.context
-                return Interaction(
-                    point: .gesture,
-                    element: context.snapshot(of: view),
-                    screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
-                    details: InteractionDetails(
-                        actionName: recognizer.targets.first { $0.action != action }?.action.name,
-                        gestureKind: InteractionDetails.GestureKind(recognizer.kind.rawValue)),
-                    capturedBy: interceptor.capturedBy)
+                return try ReferenceHostCapture.gestureClick(
+                    on: view, recognizer: recognizer, action: recognizer.targets.first { $0.action != action }?.action.name,
+                    interceptor: interceptor)
             }
         }
     }

@@ -172,6 +172,11 @@ public enum ReferenceHostCapture {
     /// the cell is not visible), snapshotted now — the original may reload the list.
     public static func selectionClick(_ message: Message, interceptor: Interceptor) throws -> Interaction {
         guard let (list, indexPath) = selection(in: message) else { throw Failure.unexpectedArguments }
+        return selectionClick(list: list, indexPath: indexPath, interceptor: interceptor)
+    }
+
+    /// The selection click of the row or item at `indexPath` of `list`.
+    public static func selectionClick(list: ListViewObject, indexPath: IndexPath, interceptor: Interceptor) -> Interaction {
         let context = interceptor.context
         let element: any ElementNode = list.cell(at: indexPath) ?? list
         return Interaction(
@@ -179,6 +184,23 @@ public enum ReferenceHostCapture {
             element: context.snapshot(of: element),
             screen: screen(for: list, context: context).map(context.snapshot(of:)),
             details: InteractionDetails(listPosition: ListPosition(section: indexPath.section, index: indexPath.item)),
+            capturedBy: interceptor.capturedBy)
+    }
+
+    // MARK: Gestures
+
+    /// The click of `recognizer`, recognised on `view`, whose app target runs `action`:
+    /// a tap into a text view or field is typing, never a click.
+    public static func gestureClick(
+        on view: ViewObject, recognizer: GestureRecognizerObject, action: String?, interceptor: Interceptor
+    ) throws -> Interaction {
+        if view.role.isTextEntry { throw CaptureSkip.filtered }
+        let context = interceptor.context
+        return Interaction(
+            point: .gesture,
+            element: context.snapshot(of: view),
+            screen: screen(for: view, context: context).map(context.snapshot(of:)),
+            details: InteractionDetails(actionName: action, gestureKind: InteractionDetails.GestureKind(recognizer.kind.rawValue)),
             capturedBy: interceptor.capturedBy)
     }
 

@@ -46,8 +46,13 @@ public struct ScreenInspection: Sendable, Codable {
         public var slashPath: String, slashID: String
         /// The HubbleData-style path and id.
         public var hubblePath: String, hubbleID: String
-        /// The pretty `$AppClick` JSON a tap on it would produce (slash paths).
-        public var click: String
+        /// The pretty `$AppClick` JSON a tap on it produces (slash paths), made by the
+        /// hooks' own capture; `nil` when a tap does nothing there: such an element is
+        /// shown, not picked — as is one under a presentation that covers it.
+        public var click: String?
+        /// The `$screen_name` its click carries: the screen whose clicks it is counted
+        /// under in the heat map.
+        public var clickScreen: String?
     }
 
     /// One screen: its name, title and elements, in drawing order.
@@ -91,10 +96,18 @@ public struct ScreenInspection: Sendable, Codable {
 
     /// One screen of a fresh sample app.
     public static func screen(_ choice: ScreenChoice, device: DeviceInfo) throws -> ScreenInfo {
-        let app = try sampleApp(showing: choice)
+        try screen(of: try sampleApp(showing: choice), label: choice.rawValue, device: device)
+    }
+
+    /// What `app` shows now — a live session's app too — labelled `label`.
+    public static func screen(of app: SampleApp, label: String, device: DeviceInfo) throws -> ScreenInfo {
         let visible = app.host.visibleController
-        let slash = ClickProperties(device: device)
-        let encoder = EventJSONEncoder(layout: .pretty)
+        let preview = try ClickPreview(device: device)
+        // What the user can touch: the visible screen's outermost container (a
+        // presentation covers what is under it).
+        var top = visible
+        while let parent = top?.parent { top = parent }
+        let touchable = top?.view
         var elements: [ElementInfo] = []
         // The window's tree, each view's frame offset by its ancestors'.
         let window = app.host.screenBounds
@@ -109,25 +122,36 @@ public struct ScreenInspection: Sendable, Codable {
             if depth > 0, !outOfSight {
                 let slashIdentity = ElementIdentity(of: view, style: .slash)
                 let hubbleIdentity = ElementIdentity(of: view, style: .hubble)
-                let properties = slash.collect(for: view)
-                let event = Event(
-                    id: EventID(truncatingBits: 1), name: .appClick, time: Timestamp(millisecondsSince1970: 1_700_000_000_000),
-                    identity: .anonymous("inspect"), properties: properties)
-                var content: String?
-                if case .string(let text)? = properties["$element_content"] { content = text }
+                let content = ElementContentExtractor().content(of: view)
                 elements.append(ElementInfo(
                     type: view.typeName, content: content, x: x, y: y, width: frame.width, height: frame.height, depth: depth,
                     isLeaf: view.subviews.isEmpty, laidOutForDisplay: laidOut,
                     slashPath: slashIdentity.path.text, slashID: slashIdentity.elementID,
                     hubblePath: hubbleIdentity.path.text, hubbleID: hubbleIdentity.elementID,
-                    click: encoder.encodeToString(event)))
+                    click: nil, clickScreen: nil))
+                if let touchable, Self.view(view, isWithin: touchable), let click = preview.click(for: view) {
+                    elements[elements.count - 1].click = click.json
+                    elements[elements.count - 1].clickScreen = click.screenName
+                }
             }
             let contentX = x - view.boundsOrigin.x, contentY = y - view.boundsOrigin.y
             for child in view.subviews.reversed() { stack.append((child, contentX, contentY, frame.width, frame.height, depth + 1)) }
         }
         return ScreenInfo(
-            choice: choice.rawValue, screenName: visible?.typeName ?? "none", title: visible?.title,
+            choice: label, screenName: visible?.typeName ?? "none", title: visible?.title,
             width: app.host.screenBounds.width, height: app.host.screenBounds.height, elements: elements)
+    }
+
+    /// Whether `view` is `ancestor` or hangs under it.
+    static func view(_ view: ViewObject, isWithin ancestor: ViewObject) -> Bool {
+        var current: ViewObject? = view
+        var steps = 0
+        while let candidate = current, steps < 512 {
+            if candidate === ancestor { return true }
+            current = candidate.superview
+            steps += 1
+        }
+        return false
     }
 
     /// The view's frame, or — when it has none (root and content views) — its

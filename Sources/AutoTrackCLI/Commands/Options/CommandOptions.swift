@@ -20,10 +20,12 @@ extension DemoCommand {
 
 extension InspectCommand {
     enum Options {
-        static let out = CommandOption("--out", .text("DIR"), help: "the directory to write index.html into", required: true)
+        static let out = CommandOption("--out", .text("DIR"), help: "the directory to write index.html into (or --serve)")
         static let events = CommandOption(
             "--events", .text("FILE.ndjson"), help: "events whose $AppClicks make the heat map (the demo's events.ndjson)")
-        static let all = [out.declared, events.declared]
+        static let serve = CommandOption("--serve", .flag, help: "serve the scripted session live on 127.0.0.1 instead (POST /step steps it)")
+        static let port = CommandOption("--port", .number("P", in: 0...65535, "a port, 0 for any free one"), help: "the port to serve on (8107)")
+        static let all = [out.declared, events.declared, serve.declared, port.declared]
     }
 }
 
