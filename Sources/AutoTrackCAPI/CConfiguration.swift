@@ -44,6 +44,9 @@ struct CConfiguration {
             }
             configuration.initialConsent = value
         }
+        if document["remote_settings_interval_seconds"] != nil, document["remote_settings_url"] == nil {
+            throw CAPIError("configuration: 'remote_settings_interval_seconds' needs 'remote_settings_url'")
+        }
         if let text = try reader.string("remote_settings_url") {
             guard let url = URL(string: text), url.scheme?.hasPrefix("http") == true else {
                 throw CAPIError("configuration: 'remote_settings_url' must be an http or https URL")

@@ -12,7 +12,13 @@ static volatile int crash_descriptor = -1;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
 #define FATAL_SIGNAL_COUNT ((int)(sizeof(fatal_signals) / sizeof(fatal_signals[0])))
 static struct sigaction previous_actions[FATAL_SIGNAL_COUNT];
-static volatile sig_atomic_t handling = 0;
+/// When this thread's handler started recording (monotonic ns; 0: it is not): a fault
+/// inside the handler itself is not recorded twice. Per thread, and stale after a
+/// second — a handler left by a jump never clears it.
+static __thread __attribute__((tls_model("initial-exec"))) long long handling_since = 0;
+/// When a handler in the process started running an earlier handler (monotonic ns;
+/// 0: none is): a survival note is not written while a crash may be under way.
+static volatile long long earlier_handler_since = 0;
 
 static const char *signal_name(int number) {
     switch (number) {
@@ -45,12 +51,10 @@ static void append_number(char *buffer, int *length, int capacity, long long val
 
 /// One record: `<kind> <time ms> <pid> <reason>\n` — `autotrack-crash` for a signal,
 /// `autotrack-reported` for an error a host reported — the reason cut at 200 bytes
-/// and kept to one line. Returns the file's length before it (where to cut it back
-/// to), or -1.
-static off_t write_record(const char *kind, const char *reason) {
+/// and kept to one line. Returns 0, or -1.
+static int write_record(const char *kind, const char *reason) {
     int descriptor = crash_descriptor;
     if (descriptor < 0) return -1;
-    off_t before = lseek(descriptor, 0, SEEK_END);
     char line[256];
     int length = 0;
     struct timespec now;
@@ -74,7 +78,7 @@ static off_t write_record(const char *kind, const char *reason) {
         written += (int)count;
     }
     fsync(descriptor);
-    return before;
+    return 0;
 }
 
 /// The index of `number` in `fatal_signals`.
@@ -175,29 +179,52 @@ static enum outcome run_earlier_disposition(int number, siginfo_t *info, void *c
     return RECOVERED;
 }
 
+/// Appends `autotrack-survived <time ms> <pid>`: the process was alive after its
+/// records so far, which the next launch does not report as crashes.
+static void write_survival_note(void) {
+    int descriptor = crash_descriptor;
+    if (descriptor < 0) return;
+    char line[96];
+    int length = 0;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    append_text(line, &length, (int)sizeof(line) - 1, "autotrack-survived ");
+    append_number(line, &length, (int)sizeof(line) - 1, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    append_text(line, &length, (int)sizeof(line) - 1, " ");
+    append_number(line, &length, (int)sizeof(line) - 1, (long long)getpid());
+    line[length++] = '\n';
+    if (write(descriptor, line, (size_t)length) == length) fsync(descriptor);
+}
+
 static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
     // A fault the processor raised (si_code > 0) happens again when the handler
     // returns; a signal sent by a process or by abort() does not.
     int processor_fault = info != NULL && info->si_code > 0 && number != SIGABRT;
     // The record first: an earlier handler may end the process itself (a sanitizer's,
     // a crash reporter that exits).
-    off_t before = -1;
-    int recording = !handling;
+    long long started = monotonic_nanoseconds();
+    int recording = handling_since == 0 || started - handling_since > 1000000000LL;
     if (recording) {
-        handling = 1;
-        before = write_record("autotrack-crash", signal_name(number));
+        handling_since = started;
+        write_record("autotrack-crash", signal_name(number));
     }
+    earlier_handler_since = started;
     enum outcome outcome = run_earlier_disposition(number, info, context, processor_fault);
+    earlier_handler_since = 0;
     if (outcome == RECOVERED) {
-        // The earlier handler fixed it: no crash. (One that recovers by jumping out
-        // never comes back here; the tracker still running later takes its record back.)
+        // The earlier handler fixed it: no crash. A note says so (appended, never
+        // cutting the file another thread may be writing). One that recovers by
+        // jumping out never comes back here: the tracker still running notes it.
         if (recording) {
-            if (before >= 0 && crash_descriptor >= 0) ftruncate(crash_descriptor, before);
-            handling = 0;
+            write_survival_note();
+            handling_since = 0;
         }
         return;
     }
-    if (outcome == ABORTING) return;
+    if (outcome == ABORTING) {
+        handling_since = 0;
+        return;
+    }
     // The default disposition takes it: the fault again, or the signal sent again.
     struct sigaction fallback;
     memset(&fallback, 0, sizeof(fallback));
@@ -206,6 +233,15 @@ static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
     sigaction(number, &fallback, NULL);
     if (processor_fault) return;
     raise(number);
+}
+
+int autotrack_crash_capture_note_alive(void) {
+    long long since = earlier_handler_since;
+    // A handler running an earlier one may be on its way to the process's end; one
+    // left more than ten seconds ago was left by a jump.
+    if (since != 0 && monotonic_nanoseconds() - since < 10000000000LL) return -1;
+    write_survival_note();
+    return 0;
 }
 
 /// An alternate stack for the installing thread, so a stack overflow there is still
@@ -238,5 +274,5 @@ int autotrack_crash_capture_install(int descriptor) {
 }
 
 int autotrack_crash_capture_record(const char *reason) {
-    return write_record("autotrack-reported", reason != NULL ? reason : "uncaught error") < 0 ? -1 : 0;
+    return write_record("autotrack-reported", reason != NULL ? reason : "uncaught error");
 }

@@ -99,6 +99,8 @@ public final class Tracker: Sendable {
         /// The crash record files whose crashes this launch delivered and the store
         /// has not yet taken (erased when it does).
         var crashHandOverFiles: [String] = []
+        /// The crash record's size when it was last read for survival notes.
+        var crashRecordSizeSeen = 0
         /// Whether a host recorded the app's launch already (``Tracker/claimLaunch()``).
         var launchClaimed = false
         /// Whether ``Tracker/shutdown()`` closed the queue: nothing is sent any more.

@@ -36,8 +36,8 @@ public struct TrackerDiagnostics: Hashable, Sendable {
     public var purgedByConsent = 0
     /// Crashes of earlier runs tracked as `AppCrashed` at this start.
     public var crashesDelivered = 0
-    /// Crash records this process wrote for a signal it survived (a handler installed
-    /// before the tracker's recovered by jumping out), taken back.
+    /// Signal records left out at launch: their process noted afterwards that it was
+    /// still alive (a handler installed before the tracker's recovered).
     public var crashRecordsTakenBack = 0
     /// The remote settings fetches (``TrackerConfiguration/remoteSettings``).
     public var remoteSettings = RemoteSettingsDiagnostics()

@@ -55,10 +55,18 @@ final class InspectServer: Sendable {
     }
 
     private func handle(_ connection: Int32) {
-        guard let (method, path) = Self.readRequestLine(connection) else {
+        guard let (method, path, host) = Self.readRequest(connection) else {
             close(connection)
             return
         }
+        // Only pages of this server: another site the browser shows (or a rebound DNS
+        // name) must not step the session or read it.
+        guard host == "127.0.0.1:\(port)" || host == "localhost:\(port)" else {
+            return respond(connection, status: 403, type: "text/plain; charset=utf-8", body: "only http://127.0.0.1:\(port)/ is served")
+        }
+        // A page that stops reading must not hold up the others.
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         do {
             switch (method, path) {
             case ("GET", "/"):
@@ -88,15 +96,12 @@ final class InspectServer: Sendable {
     /// Sends `json` to every page following the session; drops those gone.
     private func broadcast(_ json: String) {
         let message = Self.event(json)
-        subscribers.withLock { subscribers in
-            subscribers.removeAll { connection in
-                guard Self.send(connection, message) else {
-                    close(connection)
-                    return true
-                }
-                return false
-            }
-        }
+        // Sent outside the lock, each within the send timeout.
+        let listening = subscribers.withLock { $0 }
+        let gone = listening.filter { !Self.send($0, message) }
+        guard !gone.isEmpty else { return }
+        subscribers.withLock { $0.removeAll { gone.contains($0) } }
+        for connection in gone { close(connection) }
     }
 
     private func respond(_ connection: Int32, status: Int, type: String, body: String) {
@@ -122,9 +127,9 @@ final class InspectServer: Sendable {
         return true
     }
 
-    /// The method and path of the request on `connection`, its headers read and
-    /// ignored (within 16 KiB and 5 s); a body, if any, is not read.
-    static func readRequestLine(_ connection: Int32) -> (String, String)? {
+    /// The method, path and `Host` of the request on `connection` (headers within
+    /// 16 KiB, 5 s a read); a body, if any, is not read.
+    static func readRequest(_ connection: Int32) -> (String, String, String)? {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer: [UInt8] = []
@@ -137,10 +142,12 @@ final class InspectServer: Sendable {
                 break
             }
         }
-        let line = String(decoding: buffer.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self).split(separator: " ")
-        guard line.count == 3 else { return nil }
+        let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\r\n")
+        guard let first = lines.first, case let line = first.split(separator: " "), line.count == 3 else { return nil }
         let path = line[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        return (String(line[0]), path)
+        let host = lines.dropFirst().first { $0.lowercased().hasPrefix("host:") }
+            .map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) } ?? ""
+        return (String(line[0]), path, host)
     }
 
     struct ServerError: Error, CustomStringConvertible {

@@ -289,8 +289,7 @@ public final class LocalCollector: Sendable {
     private func serve(_ connection: Int32, request: HTTPRequest) {
         let settings = store.withLock { $0.settings }
         guard let settings, request.path == settings.path else {
-            store.withLock { $0.counts.refused += 1 }
-            return respond(connection, status: 404, reason: "nothing is served at \(request.path)")
+            return refuse(connection, status: 404, reason: "nothing is served at \(request.path)")
         }
         if let held = request.header("if-none-match"), held.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == settings.etag }) {
             store.withLock { $0.counts.settingsNotModified += 1 }
@@ -299,14 +298,14 @@ public final class LocalCollector: Sendable {
         store.withLock { $0.counts.settingsServed += 1 }
         respond(
             connection, status: 200, reason: "", headers: [("ETag", settings.etag), ("Content-Type", "application/json")],
-            body: request.method == "HEAD" ? [] : settings.body)
+            body: settings.body, headOnly: request.method == "HEAD")
     }
 
     private func respond(
         _ connection: Int32, status: Int, reason: String, headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8")],
-        body given: [UInt8]? = nil
+        body given: [UInt8]? = nil, headOnly: Bool = false
     ) {
-        let body = given ?? Array(reason.utf8)
+        let full = given ?? Array(reason.utf8)
         let phrase = switch status {
         case 200: "OK"
         case 304: "Not Modified"
@@ -314,8 +313,10 @@ public final class LocalCollector: Sendable {
         default: "Error"
         }
         let fields = headers.map { "\($0.0): \($0.1)\r\n" }.joined()
-        let text = "HTTP/1.1 \(status) \(phrase)\r\n\(fields)" + (status == 304 ? "" : "Content-Length: \(body.count)\r\n")
+        // A HEAD answer says the length the GET's body has, and sends none.
+        let text = "HTTP/1.1 \(status) \(phrase)\r\n\(fields)" + (status == 304 ? "" : "Content-Length: \(full.count)\r\n")
             + "Connection: close\r\n\r\n"
+        let body = headOnly ? [] : full
         var bytes = Array(text.utf8) + body
         _ = bytes.withUnsafeMutableBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

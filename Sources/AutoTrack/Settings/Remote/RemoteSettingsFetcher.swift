@@ -28,7 +28,14 @@ final class RemoteSettingsFetcher: Sendable {
     private let state = Locked(State())
     private let session: URLSession
 
+    /// The largest settings document taken.
+    static let maximumDocumentBytes = 256 * 1024
+
     init(source: RemoteSettingsSource, storeDirectory: URL, apply: @escaping Apply) {
+        var source = source
+        // A tight loop is no polling: at least a second between fetches.
+        source.interval = max(source.interval, .seconds(1))
+        source.retryDelay = min(max(source.retryDelay, .milliseconds(100)), source.interval)
         self.source = source
         documentFile = storeDirectory.appendingPathComponent("remote_settings.json").path
         etagFile = storeDirectory.appendingPathComponent("remote_settings.etag").path
@@ -58,10 +65,15 @@ final class RemoteSettingsFetcher: Sendable {
     }
 
     /// Fetches now, waiting for the outcome.
-    func refresh() -> RemoteSettingsOutcome { queue.sync { fetch() } }
+    func refresh() -> RemoteSettingsOutcome {
+        queue.sync { state.withLock { $0.stopped } ? .failed("the tracker has shut down") : fetch() }
+    }
 
-    /// No more fetches.
-    func stop() { state.withLock { $0.stopped = true } }
+    /// No more fetches; one in flight ends without applying anything.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        session.invalidateAndCancel()
+    }
 
     var diagnostics: RemoteSettingsDiagnostics { state.withLock { $0.diagnostics } }
 
@@ -90,12 +102,17 @@ final class RemoteSettingsFetcher: Sendable {
             switch status {
             case 304:
                 outcome = .unchanged
+            case 200 where body.count > Self.maximumDocumentBytes:
+                outcome = .refused("the document has \(body.count) bytes, more than \(Self.maximumDocumentBytes)")
             case 200:
                 do throws(AutoTrackSettingsError) {
+                    guard !state.withLock({ $0.stopped }) else { return .failed("the tracker has shut down") }
                     let changed = try apply(body)
-                    _ = PrivateFiles.write(body, to: documentFile)
-                    _ = PrivateFiles.write(Array((tag ?? "").utf8), to: etagFile)
-                    state.withLock { $0.etag = tag }
+                    // The tag is kept only with its document: a tag saved beside an older
+                    // document would answer 304 to it for good.
+                    let saved = PrivateFiles.write(body, to: documentFile) == nil
+                    _ = PrivateFiles.write(saved ? Array((tag ?? "").utf8) : [], to: etagFile)
+                    state.withLock { $0.etag = saved ? tag : nil }
                     outcome = .applied(changed)
                 } catch {
                     outcome = .refused("the document is not valid: \(error)")

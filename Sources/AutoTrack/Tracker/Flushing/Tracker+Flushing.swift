@@ -65,7 +65,7 @@ extension Tracker {
     /// closed. Sender thread only.
     @discardableResult
     func flushOnSender() -> FlushReport {
-        takeBackSurvivedCrashRecords()
+        noteAlive()
         let (closed, consent) = state.withLock { ($0.isQueueClosed, $0.consent) }
         guard !closed else { return FlushReport() }
         guard consent == .granted else { return FlushReport(heldForConsent: consent == .pending) }

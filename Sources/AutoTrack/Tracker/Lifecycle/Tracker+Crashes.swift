@@ -65,9 +65,21 @@ extension Tracker {
             let handOver = configuration.storeDirectory.appendingPathComponent("\(Self.crashHandOverPrefix)\(next)").path
             if rename(recordPath, handOver) == 0 { files.append(handOver) }
         }
-        let crashes = files.flatMap { file in
-            String(decoding: PrivateFiles.read(file) ?? [], as: UTF8.self).split(separator: "\n").compactMap(CrashRecord.init)
+        let lines = files.flatMap { file in String(decoding: PrivateFiles.read(file) ?? [], as: UTF8.self).split(separator: "\n") }
+        // A signal its process outlived — a survival note of the same process after
+        // it in the record (appends keep their order) — was no crash.
+        var recorded: [CrashRecord] = []
+        var survived: Set<Int> = []
+        for line in lines {
+            if let record = CrashRecord(line) {
+                recorded.append(record)
+            } else if let note = SurvivalNote(line) {
+                for (index, record) in recorded.enumerated() where record.isSignal && record.processID == note.processID {
+                    survived.insert(index)
+                }
+            }
         }
+        let crashes = recorded.enumerated().filter { !survived.contains($0.offset) }.map(\.element)
         guard !files.isEmpty else { return }
         unstored.withLock { $0.crashesInNextBatch = !crashes.isEmpty }
         for crash in crashes {
@@ -83,25 +95,35 @@ extension Tracker {
         }
         state.withLock {
             $0.diagnostics.crashesDelivered += crashes.count
+            $0.diagnostics.crashRecordsTakenBack += recorded.count - crashes.count
             $0.crashHandOverFiles = files
         }
         if !waiting { crashesStored() }
     }
 
-    /// Takes back the signal records this process wrote: it still runs, so the signal
-    /// did not end it — a handler installed before ours recovered by jumping out of
-    /// it. Called as the tracker flushes and shuts down; an error the host reported is
-    /// kept (the host ends the process after it).
-    func takeBackSurvivedCrashRecords() {
+    /// Notes, in the crash record, that this process is alive: a signal recorded
+    /// before and survived — a handler installed before ours recovered by jumping out
+    /// of it — is then no crash at the next launch. Called as the tracker flushes and
+    /// shuts down; skipped while a handler runs an earlier one (a crash may be under
+    /// way).
+    func noteAlive() {
         guard configuration.capturesCrashes else { return }
         let path = Self.crashRecordFile(in: configuration.storeDirectory).path
-        guard let bytes = PrivateFiles.read(path), !bytes.isEmpty else { return }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_size > 0 else { return }
+        // Read only when the record grew since the last look; note only a signal of
+        // this process not noted yet — the file does not grow with every flush.
+        let size = Int(status.st_size)
+        guard state.withLock({ $0.crashRecordSizeSeen != size }) else { return }
+        let lines = String(decoding: PrivateFiles.read(path) ?? [], as: UTF8.self).split(separator: "\n")
         let own = getpid()
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        let kept = lines.filter { line in CrashRecord(line).map { !($0.isSignal && $0.processID == own) } ?? true }
-        guard kept.count != lines.count else { return }
-        _ = PrivateFiles.write(Array(kept.map { $0 + "\n" }.joined().utf8), to: path)
-        state.withLock { $0.diagnostics.crashRecordsTakenBack += lines.count - kept.count }
+        let lastSignal = lines.lastIndex { CrashRecord($0).map { $0.isSignal && $0.processID == own } ?? false }
+        let lastNote = lines.lastIndex { SurvivalNote($0)?.processID == own }
+        if let lastSignal, lastNote.map({ $0 < lastSignal }) ?? true, autotrack_crash_capture_note_alive() == 0 {
+            state.withLock { $0.crashRecordSizeSeen = -1 }
+            return
+        }
+        state.withLock { $0.crashRecordSizeSeen = size }
     }
 
     /// The batch holding the delivered crashes was written: their files are done with.
@@ -131,5 +153,19 @@ struct CrashRecord {
         self.processID = processID
         reason = String(parts[3])
         isSignal = parts[0] == "autotrack-crash"
+    }
+}
+
+/// A line `autotrack-survived <time ms> <pid>`: the process was alive then.
+struct SurvivalNote {
+    let time: Timestamp
+    let processID: Int32
+
+    init?(_ line: Substring) {
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, parts[0] == "autotrack-survived", let milliseconds = Int64(parts[1]),
+              let processID = Int32(parts[2]) else { return nil }
+        time = Timestamp(millisecondsSince1970: milliseconds)
+        self.processID = processID
     }
 }
