@@ -179,10 +179,9 @@ static enum outcome run_earlier_disposition(int number, siginfo_t *info, void *c
     return RECOVERED;
 }
 
-/// Appends `autotrack-survived <time ms> <pid>`: the process was alive after its
-/// records so far, which the next launch does not report as crashes.
-static void write_survival_note(void) {
-    int descriptor = crash_descriptor;
+/// Appends `autotrack-survived <time ms> <pid>` to `descriptor`: the process was
+/// alive after its records so far, which the next launch does not report as crashes.
+static void write_survival_note(int descriptor) {
     if (descriptor < 0) return;
     char line[96];
     int length = 0;
@@ -216,7 +215,7 @@ static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
         // cutting the file another thread may be writing). One that recovers by
         // jumping out never comes back here: the tracker still running notes it.
         if (recording) {
-            write_survival_note();
+            write_survival_note(crash_descriptor);
             handling_since = 0;
         }
         return;
@@ -235,12 +234,12 @@ static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
     raise(number);
 }
 
-int autotrack_crash_capture_note_alive(void) {
+int autotrack_crash_capture_note_alive(int descriptor) {
     long long since = earlier_handler_since;
     // A handler running an earlier one may be on its way to the process's end; one
     // left more than ten seconds ago was left by a jump.
     if (since != 0 && monotonic_nanoseconds() - since < 10000000000LL) return -1;
-    write_survival_note();
+    write_survival_note(descriptor);
     return 0;
 }
 
@@ -258,9 +257,18 @@ static void prepare_alternate_stack(void) {
 }
 
 int autotrack_crash_capture_install(int descriptor) {
-    int already = crash_descriptor >= 0;
+    int installed = crash_descriptor;
+    if (installed >= 0) {
+        // Installed already: the new file takes the installed descriptor's number
+        // (dup2 swaps it at once for a handler writing now) and the new descriptor is
+        // closed — a process starting many trackers holds one.
+        if (descriptor != installed) {
+            if (dup2(descriptor, installed) < 0) return -1;
+            close(descriptor);
+        }
+        return 0;
+    }
     crash_descriptor = descriptor;
-    if (already) return 0;
     prepare_alternate_stack();
     for (int index = 0; index < FATAL_SIGNAL_COUNT; index++) {
         struct sigaction action;

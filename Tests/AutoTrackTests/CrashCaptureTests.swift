@@ -113,4 +113,21 @@ struct CrashCaptureTests {
         #expect(reasons == ["SIGBUS", "TypeError: x is undefined"])
         relaunch.close()
     }
+
+    @Test("trackers started one after another with crash capture hold one descriptor for the record between them, not one each")
+    func oneDescriptor() throws {
+        let directory = temporaryDirectory("crash-descriptors")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Descriptors open on crash records (other tests' files are not counted; one
+        // being installed by another test at the same moment may be).
+        func crashRecordDescriptors() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"))?.hasSuffix("/crash_record") ?? false
+            }.count
+        }
+        for index in 0..<20 {
+            try InMemoryTracker(storeDirectory: directory.appendingPathComponent("store-\(index)")) { $0.capturesCrashes = true }.close()
+        }
+        #expect(try crashRecordDescriptors() <= 3, "one for the process, not one per tracker started")
+    }
 }

@@ -43,7 +43,9 @@ const char *autotrack_api_version(void);
  *   "sync_each_batch"        bool     fsync every stored batch (default false)
  *   "app_version"            string   $app_version (default "1.0")
  *   "consent"                string   "granted" (default), "pending" or "denied"
- *   "capture_crashes"        bool     fatal signals become AppCrashed next launch
+ *   "capture_crashes"        bool     fatal signals become AppCrashed next launch;
+ *                                     the handlers are process-wide and stay after
+ *                                     destroy, writing to the last such tracker's store
  *   "settings"               object   an automatic-capture settings document
  *   "remote_settings_url"    string   a settings document fetched while the tracker
  *                                     runs (ETag, backoff, the last good one kept)

@@ -119,9 +119,14 @@ extension Tracker {
         let own = getpid()
         let lastSignal = lines.lastIndex { CrashRecord($0).map { $0.isSignal && $0.processID == own } ?? false }
         let lastNote = lines.lastIndex { SurvivalNote($0)?.processID == own }
-        if let lastSignal, lastNote.map({ $0 < lastSignal }) ?? true, autotrack_crash_capture_note_alive() == 0 {
-            state.withLock { $0.crashRecordSizeSeen = -1 }
-            return
+        if let lastSignal, lastNote.map({ $0 < lastSignal }) ?? true {
+            // Into the file that holds the record.
+            let descriptor = PrivateFiles.open(path, O_WRONLY | O_APPEND)
+            defer { if descriptor >= 0 { PrivateFiles.closeDescriptor(descriptor) } }
+            if descriptor >= 0, autotrack_crash_capture_note_alive(descriptor) == 0 {
+                state.withLock { $0.crashRecordSizeSeen = -1 }
+                return
+            }
         }
         state.withLock { $0.crashRecordSizeSeen = size }
     }
