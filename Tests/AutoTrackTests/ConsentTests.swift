@@ -105,6 +105,9 @@ struct ConsentWithdrawnTests {
         transport.box.tracker = tracker
         tracker.setConsent(.pending)
         for index in 0..<50 { try tracker.track("view", properties: ["n": .integer(Int64(index))]) }
+        // All 50 stored before consent is granted (granting may start a flush at once:
+        // it must find the 50, not the few stored so far).
+        tracker.waitUntilQueued()
         tracker.setConsent(.granted)
         tracker.flush()
         tracker.waitUntilQueued()
