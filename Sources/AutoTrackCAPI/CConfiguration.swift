@@ -142,13 +142,6 @@ struct CConfiguration {
     }
 }
 
-/// A transport that sends nothing and reports every event delivered: events are kept
-/// on disk until flushed, then dropped (`"transport": "none"`, for hosts that only
-/// need the queue or measure it).
-struct DiscardingTransport: Transport {
-    func deliver(_ events: [Event]) -> DeliveryResult { .accepted }
-}
-
 /// An error the C API reports as a message.
 struct CAPIError: Error, CustomStringConvertible {
     let description: String

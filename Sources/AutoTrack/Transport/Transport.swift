@@ -38,6 +38,14 @@ public protocol Transport: Sendable {
     func deliver(_ events: [Event]) -> DeliveryResult
 }
 
+/// A transport that sends nothing and reports every batch accepted: for hosts that
+/// only need the queue, and previews whose events are read from the tracker's
+/// observer.
+package struct DiscardingTransport: Transport {
+    package init() {}
+    package func deliver(_ events: [Event]) -> DeliveryResult { .accepted }
+}
+
 /// A transport that also takes events in their wire form — as the queue stores them —
 /// and sends their bytes as they are. The tracker's flush hands such a transport the
 /// stored JSON without decoding and re-encoding it (each record checked to be one
@@ -326,21 +334,43 @@ public final class HTTPTransport: EncodedEventTransport {
         request.setValue(wireFormat.contentType, forHTTPHeaderField: "Content-Type")
         request.setValue(batchID, forHTTPHeaderField: "X-AutoTrack-Batch")
         request.httpBody = Data(body)
-        let outcome = Locked<DeliveryResult?>(nil)
+        switch session.response(to: request, within: timeout) {
+        case .failure(let failure):
+            return .retryLater(reason: failure.reason)
+        case .success(let (status, _, data)):
+            let said = String(decoding: data.prefix(300), as: UTF8.self)
+            switch status {
+            case 200..<300: return .accepted
+            case 408, 429, 500..<600: return .retryLater(reason: "HTTP \(status)")
+            default: return .rejected(reason: "HTTP \(status)" + (said.isEmpty ? "" : ": \(said)"))
+            }
+        }
+    }
+}
+
+/// Why a request got no HTTP response.
+struct RequestFailure: Error {
+    let reason: String
+}
+
+extension URLSession {
+    /// Sends `request` and waits at most `timeout` seconds for its response: the
+    /// status, the headers and the body, or why none came.
+    func response(to request: URLRequest, within timeout: TimeInterval) -> Result<(Int, [String: String], [UInt8]), RequestFailure> {
+        let outcome = Locked<Result<(Int, [String: String], [UInt8]), RequestFailure>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            let result: DeliveryResult
+        let task = dataTask(with: request) { data, response, error in
+            let result: Result<(Int, [String: String], [UInt8]), RequestFailure>
             if let error {
-                result = .retryLater(reason: "network: \(error.localizedDescription)")
-            } else if let status = (response as? HTTPURLResponse)?.statusCode {
-                let said = data.map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? ""
-                switch status {
-                case 200..<300: result = .accepted
-                case 408, 429, 500..<600: result = .retryLater(reason: "HTTP \(status)")
-                default: result = .rejected(reason: "HTTP \(status)" + (said.isEmpty ? "" : ": \(said)"))
+                result = .failure(RequestFailure(reason: "network: \(error.localizedDescription)"))
+            } else if let http = response as? HTTPURLResponse {
+                var headers: [String: String] = [:]
+                for (name, value) in http.allHeaderFields {
+                    if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
                 }
+                result = .success((http.statusCode, headers, data.map(Array.init) ?? []))
             } else {
-                result = .retryLater(reason: "no HTTP response")
+                result = .failure(RequestFailure(reason: "no HTTP response"))
             }
             outcome.withLock { $0 = result }
             done.signal()
@@ -348,8 +378,8 @@ public final class HTTPTransport: EncodedEventTransport {
         task.resume()
         if done.wait(timeout: .now() + timeout) == .timedOut {
             task.cancel()
-            return .retryLater(reason: "timed out after \(timeout) s")
+            return .failure(RequestFailure(reason: "timed out after \(timeout) s"))
         }
-        return outcome.withLock { $0 } ?? .retryLater(reason: "no outcome")
+        return outcome.withLock { $0 } ?? .failure(RequestFailure(reason: "no outcome"))
     }
 }

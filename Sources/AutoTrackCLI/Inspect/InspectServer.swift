@@ -1,3 +1,4 @@
+import AutoTrackCollector
 import AutoTrackLocking
 import AutoTrackSampleSession
 import Foundation
@@ -21,28 +22,11 @@ final class InspectServer: Sendable {
 
     init(port requested: UInt16, session: LiveSession) throws {
         self.session = session
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw ServerError("socket: errno \(errno)") }
-        var reuse: Int32 = 1
-        setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = requested.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        do throws(LoopbackListener.Failure) {
+            (listener, port) = try LoopbackListener.open(port: requested, backlog: 16)
+        } catch {
+            throw ServerError(error.description)
         }
-        guard bound == 0, listen(socketFD, 16) == 0 else {
-            close(socketFD)
-            throw ServerError("cannot listen on 127.0.0.1:\(requested): errno \(errno)")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
-        }
-        listener = socketFD
-        port = Int(UInt16(bigEndian: actual.sin_port))
     }
 
     /// Accepts connections until the process ends, each on its own thread.

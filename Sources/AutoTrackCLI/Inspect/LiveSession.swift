@@ -31,7 +31,7 @@ final class LiveSession: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-inspect-live-\(UUID().uuidString)")
         let events = events
         var configuration = TrackerConfiguration(
-            storeDirectory: directory, device: device, transport: .custom(KeepNothing()),
+            storeDirectory: directory, device: device, transport: .custom(DiscardingTransport()),
             flushPolicy: FlushPolicy(batchSize: 100_000, interval: nil),
             eventObserver: { event in events.list.withLock { $0.append(event) } })
         configuration.autoTrackSettings.eventTypes = .standard
@@ -78,10 +78,5 @@ final class LiveSession: Sendable {
     /// The session's events, as the tracker's observer saw them.
     final class Recorded: Sendable {
         let list = Locked<[Event]>([])
-    }
-
-    /// Keeps nothing: the events are read from the observer.
-    struct KeepNothing: Transport {
-        func deliver(_ events: [Event]) -> DeliveryResult { .accepted }
     }
 }

@@ -91,28 +91,11 @@ public final class LocalCollector: Sendable {
         connections = ConnectionTable(capacity: limits.maximumConnections, slowAfter: .seconds(limits.slowRequestSeconds))
         self.rules = rules
         self.limits = limits
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw CollectorError.socket("socket: \(errno)") }
-        var reuse: Int32 = 1
-        setsockopt(socketFD, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = requestedPort.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        do throws(LoopbackListener.Failure) {
+            (listener, port) = try LoopbackListener.open(port: requestedPort, backlog: 64)
+        } catch {
+            throw CollectorError.socket(error.description)
         }
-        guard bound == 0, listen(socketFD, 64) == 0 else {
-            close(socketFD)
-            throw CollectorError.socket("bind/listen: \(errno)")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
-        }
-        listener = socketFD
-        port = Int(UInt16(bigEndian: actual.sin_port))
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

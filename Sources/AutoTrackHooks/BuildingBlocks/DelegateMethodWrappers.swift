@@ -17,7 +17,7 @@ public final class DelegateMethodWrappers: Sendable {
     /// `interceptor`.
     public typealias Wrapper = @Sendable (_ original: Implementation, _ cls: RuntimeClass, _ interceptor: Interceptor) -> Implementation
 
-    private let handles = Locked<[String: HookHandle]>([:])
+    private let wrapped = PerClassHandles()
     private let selector: Selector
     private let name: String
     private let currentContext: Locked<InteractionContext>
@@ -60,11 +60,11 @@ public final class DelegateMethodWrappers: Sendable {
             steps += 1
             current = cls.superclass
             guard runtime.ownMethods(of: cls).contains(where: { $0.selector == selector }) else { continue }
-            if let existing = handles.withLock({ $0[cls.name] }), existing.state == .installed { return }
+            if wrapped.isInstalled(cls.name) { return }
             let handle = try MethodWrapper.install(name: "\(name)/delegate", runtime: runtime, cls: cls, selector: selector.name) { original, hookSwitch in
                 wrapper(original, cls, Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
             }
-            handles.withLock { $0[cls.name] = handle }
+            wrapped.keep(handle, for: cls.name)
             return
         }
     }
@@ -83,15 +83,5 @@ public final class DelegateMethodWrappers: Sendable {
     }
 
     /// A handle that uninstalls every delegate wrapper.
-    public var handle: HookHandle {
-        HookHandle(name: "\(name)/delegates") { () throws(HookError) -> HookState in
-            var state = HookState.uninstalled
-            for (_, handle) in self.handles.withLock({ $0 }) {
-                try handle.uninstall()
-                if handle.state == .passThrough { state = .passThrough }
-            }
-            self.handles.withLock { $0.removeAll() }
-            return state
-        }
-    }
+    public var handle: HookHandle { wrapped.handle(named: "\(name)/delegates") }
 }

@@ -61,7 +61,7 @@ public enum ScreenViewTracking {
     /// ``wrapExisting()``; later ones at their first `viewDidLoad`
     /// (``wrappingOnLoad(_:interceptor:)``).
     public final class AppearanceOverrides: Sendable {
-        private let handles = Locked<[String: HookHandle]>([:])
+        private let wrapped = PerClassHandles()
         private let base: RuntimeClass
         private let name: String
         private let context: InteractionContext
@@ -82,7 +82,7 @@ public enum ScreenViewTracking {
                 steps += 1
                 current = cls.superclass
                 guard cls.runtime.ownMethods(of: cls).contains(where: { $0.selector == "viewDidAppear:" }) else { continue }
-                if let existing = handles.withLock({ $0[cls.name] }), existing.state == .installed { continue }
+                if wrapped.isInstalled(cls.name) { continue }
                 let name = name
                 let context = context
                 let handle = try MethodWrapper.install(
@@ -92,7 +92,7 @@ public enum ScreenViewTracking {
                         original, name: "\(name) -[\(cls.name) viewDidAppear:]",
                         interceptor: Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name))
                 }
-                handles.withLock { $0[cls.name] = handle }
+                wrapped.keep(handle, for: cls.name)
             }
         }
 
@@ -120,16 +120,6 @@ public enum ScreenViewTracking {
         }
 
         /// A handle that uninstalls every override wrapper.
-        public var handle: HookHandle {
-            HookHandle(name: "\(name)/overrides") { () throws(HookError) -> HookState in
-                var state = HookState.uninstalled
-                for (_, handle) in self.handles.withLock({ $0 }) {
-                    try handle.uninstall()
-                    if handle.state == .passThrough { state = .passThrough }
-                }
-                self.handles.withLock { $0.removeAll() }
-                return state
-            }
-        }
+        public var handle: HookHandle { wrapped.handle(named: "\(name)/overrides") }
     }
 }

@@ -26,7 +26,7 @@ final class ClickPreview {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-click-preview-\(UUID().uuidString)")
         let captured = captured
         var configuration = TrackerConfiguration(
-            storeDirectory: directory, device: device, transport: .custom(NoTransport()),
+            storeDirectory: directory, device: device, transport: .custom(DiscardingTransport()),
             flushPolicy: FlushPolicy(batchSize: 100_000, interval: nil), eventObserver: { event in captured.events.withLock { $0.append(event) } })
         configuration.autoTrackSettings.eventTypes = [.appClick]
         tracker = try Tracker(configuration: configuration)
@@ -80,10 +80,5 @@ final class ClickPreview {
     /// The events the tracker built, as its observer saw them.
     final class Captured: Sendable {
         let events = Locked<[Event]>([])
-    }
-
-    /// Keeps nothing: previews are read from the observer.
-    struct NoTransport: Transport {
-        func deliver(_ events: [Event]) -> DeliveryResult { .accepted }
     }
 }

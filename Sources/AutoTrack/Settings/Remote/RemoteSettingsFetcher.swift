@@ -152,33 +152,10 @@ final class RemoteSettingsFetcher: Sendable {
 
     /// A GET of the source's URL: the status, the entity tag and the body, or why none
     /// came within the timeout.
-    private func get(ifNoneMatch etag: String?) -> Result<(Int, String?, [UInt8]), FetchFailure> {
+    private func get(ifNoneMatch etag: String?) -> Result<(Int, String?, [UInt8]), RequestFailure> {
         var request = URLRequest(url: source.url, timeoutInterval: source.timeout.rounded(.up) + 1)
         request.httpMethod = "GET"
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        let result = Locked<Result<(Int, String?, [UInt8]), FetchFailure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            let outcome: Result<(Int, String?, [UInt8]), FetchFailure>
-            if let error {
-                outcome = .failure(FetchFailure(reason: "network: \(error.localizedDescription)"))
-            } else if let http = response as? HTTPURLResponse {
-                outcome = .success((http.statusCode, http.value(forHTTPHeaderField: "ETag"), data.map(Array.init) ?? []))
-            } else {
-                outcome = .failure(FetchFailure(reason: "no HTTP response"))
-            }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        task.resume()
-        if done.wait(timeout: .now() + source.timeout) == .timedOut {
-            task.cancel()
-            return .failure(FetchFailure(reason: "timed out after \(source.timeout) s"))
-        }
-        return result.withLock { $0 } ?? .failure(FetchFailure(reason: "no outcome"))
-    }
-
-    struct FetchFailure: Error {
-        let reason: String
+        return session.response(to: request, within: source.timeout).map { status, headers, body in (status, headers["etag"], body) }
     }
 }

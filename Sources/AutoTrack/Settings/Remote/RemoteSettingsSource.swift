@@ -1,3 +1,4 @@
+/// Foundation: `URL`, `TimeInterval` appear in this file's public API.
 public import Foundation
 
 /// Where a tracker fetches its settings document, and how often
