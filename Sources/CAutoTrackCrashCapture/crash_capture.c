@@ -2,13 +2,17 @@
 #define _GNU_SOURCE
 #include "CAutoTrackCrashCapture.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static volatile int crash_descriptor = -1;
+/// The record's descriptor: read atomically by handlers (lock-free), set under
+/// `install_lock` by installs, which threads may race.
+static int crash_descriptor = -1;
+static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
 #define FATAL_SIGNAL_COUNT ((int)(sizeof(fatal_signals) / sizeof(fatal_signals[0])))
 static struct sigaction previous_actions[FATAL_SIGNAL_COUNT];
@@ -18,7 +22,7 @@ static struct sigaction previous_actions[FATAL_SIGNAL_COUNT];
 static __thread __attribute__((tls_model("initial-exec"))) long long handling_since = 0;
 /// When a handler in the process started running an earlier handler (monotonic ns;
 /// 0: none is): a survival note is not written while a crash may be under way.
-static volatile long long earlier_handler_since = 0;
+static long long earlier_handler_since = 0;
 
 static const char *signal_name(int number) {
     switch (number) {
@@ -53,7 +57,7 @@ static void append_number(char *buffer, int *length, int capacity, long long val
 /// `autotrack-reported` for an error a host reported — the reason cut at 200 bytes
 /// and kept to one line. Returns 0, or -1.
 static int write_record(const char *kind, const char *reason) {
-    int descriptor = crash_descriptor;
+    int descriptor = __atomic_load_n(&crash_descriptor, __ATOMIC_ACQUIRE);
     if (descriptor < 0) return -1;
     char line[256];
     int length = 0;
@@ -207,15 +211,15 @@ static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
         handling_since = started;
         write_record("autotrack-crash", signal_name(number));
     }
-    earlier_handler_since = started;
+    __atomic_store_n(&earlier_handler_since, started, __ATOMIC_RELEASE);
     enum outcome outcome = run_earlier_disposition(number, info, context, processor_fault);
-    earlier_handler_since = 0;
+    __atomic_store_n(&earlier_handler_since, 0, __ATOMIC_RELEASE);
     if (outcome == RECOVERED) {
         // The earlier handler fixed it: no crash. A note says so (appended, never
         // cutting the file another thread may be writing). One that recovers by
         // jumping out never comes back here: the tracker still running notes it.
         if (recording) {
-            write_survival_note(crash_descriptor);
+            write_survival_note(__atomic_load_n(&crash_descriptor, __ATOMIC_ACQUIRE));
             handling_since = 0;
         }
         return;
@@ -235,7 +239,7 @@ static void handle_fatal_signal(int number, siginfo_t *info, void *context) {
 }
 
 int autotrack_crash_capture_note_alive(int descriptor) {
-    long long since = earlier_handler_since;
+    long long since = __atomic_load_n(&earlier_handler_since, __ATOMIC_ACQUIRE);
     // A handler running an earlier one may be on its way to the process's end; one
     // left more than ten seconds ago was left by a jump.
     if (since != 0 && monotonic_nanoseconds() - since < 10000000000LL) return -1;
@@ -256,8 +260,8 @@ static void prepare_alternate_stack(void) {
     sigaltstack(&stack, NULL);
 }
 
-int autotrack_crash_capture_install(int descriptor) {
-    int installed = crash_descriptor;
+static int install_locked(int descriptor) {
+    int installed = __atomic_load_n(&crash_descriptor, __ATOMIC_ACQUIRE);
     if (installed >= 0) {
         // Installed already: the new file takes the installed descriptor's number
         // (dup2 swaps it at once for a handler writing now) and the new descriptor is
@@ -268,7 +272,7 @@ int autotrack_crash_capture_install(int descriptor) {
         }
         return 0;
     }
-    crash_descriptor = descriptor;
+    __atomic_store_n(&crash_descriptor, descriptor, __ATOMIC_RELEASE);
     prepare_alternate_stack();
     for (int index = 0; index < FATAL_SIGNAL_COUNT; index++) {
         struct sigaction action;
@@ -279,6 +283,13 @@ int autotrack_crash_capture_install(int descriptor) {
         if (sigaction(fatal_signals[index], &action, &previous_actions[index]) != 0) return -1;
     }
     return 0;
+}
+
+int autotrack_crash_capture_install(int descriptor) {
+    pthread_mutex_lock(&install_lock);
+    int result = install_locked(descriptor);
+    pthread_mutex_unlock(&install_lock);
+    return result;
 }
 
 int autotrack_crash_capture_record(const char *reason) {
