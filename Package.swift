@@ -114,7 +114,7 @@ let package = Package(
         // Automatic capture for hosts that describe their screens as JSON.
         .target(
             name: "AutoTrackJSONHost",
-            dependencies: ["AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"],
+            dependencies: ["AutoTrack", "AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         // The C API's header, and the two functions written in C.

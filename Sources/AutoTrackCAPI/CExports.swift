@@ -25,7 +25,7 @@ final class CTrackerHandle: Sendable {
 
     init(tracker: Tracker) {
         self.tracker = tracker
-        hostAdapter = JSONHostAdapter(context: tracker.makeInteractionContext())
+        hostAdapter = JSONHostAdapter(tracker: tracker)
     }
 
     /// The handle behind `pointer`, not retained.
@@ -189,14 +189,28 @@ func autotrack_diagnostics_json(_ tracker: OpaquePointer?, _ errorOut: ErrorOut)
 func autotrack_host_interaction(
     _ tracker: OpaquePointer?, _ treeJSON: UnsafePointer<CChar>?, _ interactionJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut
 ) -> Int32 {
-    reporting(errorOut) {
+    autotrack_host_interaction_scheduled(tracker, treeJSON, interactionJSON, nil, errorOut)
+}
+
+@_cdecl("autotrack_host_interaction_scheduled")
+func autotrack_host_interaction_scheduled(
+    _ tracker: OpaquePointer?, _ treeJSON: UnsafePointer<CChar>?, _ interactionJSON: UnsafePointer<CChar>?,
+    _ nextUpdate: UnsafeMutablePointer<CLongLong>?, _ errorOut: ErrorOut
+) -> Int32 {
+    nextUpdate?.pointee = -1
+    return reporting(errorOut) {
         let handle = try CTrackerHandle.from(tracker)
         let tree = try CStrings.bytes(treeJSON, "tree_json")
         let interaction = try CStrings.bytes(interactionJSON, "interaction_json")
+        let deadline: Timestamp?
         do throws(HostTreeError) {
-            try handle.hostAdapter.handle(treeJSON: tree, interactionJSON: interaction)
+            deadline = try handle.hostAdapter.handle(treeJSON: tree, interactionJSON: interaction)
         } catch {
             throw CAPIError("host interaction: \(error)")
+        }
+        if let deadline {
+            let now = handle.tracker.configuration.clock.now()
+            nextUpdate?.pointee = CLongLong(max(0, deadline.millisecondsSince1970 - now.millisecondsSince1970))
         }
     }
 }

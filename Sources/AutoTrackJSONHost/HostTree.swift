@@ -22,15 +22,27 @@ public import AutoTrackSerialization
 /// A node needs `type`; everything else is optional: `role` (one of ``roles``'s
 /// names, `view` by default), `tag` (a string or integer naming it in interactions),
 /// `text`, `frame` (`[x, y, width, height]`), `accessibility_id`, `custom_id`,
-/// `properties`, `list_position` (`section`, `index`), `hidden`, `ignored`
-/// (`true`: the node; `"descendants"`: its subtree), `masks_text` and `children`. An
-/// unknown key, a wrong type, a tag used twice, a tree deeper than 64 or larger than
-/// 20 000 nodes is a typed error.
+/// `properties`, `list_position` (`section`, `index`), `hidden`, `alpha` (0…1),
+/// `ignored` (`true`: the node; `"descendants"`: its subtree), `masks_text`,
+/// `clips_to_bounds` (scrolling roles clip by default), `content_offset` (`[x, y]`,
+/// how far a scrolling node's content is scrolled), `exposure` (see
+/// ``HostExposureRequest``) and `children`. An unknown key, a wrong type, a tag used
+/// twice, a tree deeper than 64 or larger than 20 000 nodes is a typed error.
+///
+/// A document may also name the `window` the root is laid out in —
+/// `{"type": "UIWindow", "frame": [0, 0, 390, 844]}` — as a UIKit host's root views
+/// are; its type then starts the element paths that walk past the screen (HubbleData's
+/// style). Exposure measures visibility within it, so a tree whose nodes ask for
+/// exposure names its window.
 public struct HostTree {
     /// The screen, its root view holding the tree.
     public let screen: Screen
+    /// The window the root is laid out in, when the document names one.
+    public let window: Element?
     /// The nodes that have a `tag`, by tag.
     public let elementsByTag: [String: Element]
+    /// What each watched node's `exposure` asks for, by the node's tag.
+    public let exposures: [String: HostExposureRequest]
 
     /// The most nodes a tree may have.
     public static let maximumNodes = 20_000
@@ -48,7 +60,7 @@ public struct HostTree {
 
     static let nodeKeys: Set<String> = [
         "type", "role", "tag", "text", "frame", "accessibility_id", "custom_id", "properties", "list_position", "hidden", "ignored",
-        "masks_text", "children",
+        "masks_text", "children", "alpha", "clips_to_bounds", "content_offset", "exposure",
     ]
     static let screenKeys: Set<String> = ["type", "title", "screen_name", "url", "properties"]
 
@@ -65,14 +77,27 @@ public struct HostTree {
 
     /// Reads a parsed tree document.
     public init(document: JSONValue) throws(HostTreeError) {
+        try self.init(document: document, reusing: [:])
+    }
+
+    /// Reads a parsed tree document; a node whose tag names one of `reusable` with
+    /// the same type and role is that element, updated (its children rebuilt), so an
+    /// exposure monitor watching it sees one element throughout.
+    init(document: JSONValue, reusing reusable: [String: Element]) throws(HostTreeError) {
         guard case .object = document else { throw .wrongType(path: "", expected: "an object", found: document.typeName) }
-        try HostTreeReader.checkKeys(of: document, allowed: ["screen", "root"], at: "")
+        try HostTreeReader.checkKeys(of: document, allowed: ["screen", "root", "window"], at: "")
         guard let screenValue = document["screen"] else { throw .missing(path: "screen") }
         guard let rootValue = document["root"] else { throw .missing(path: "root") }
         var reader = HostTreeReader()
+        reader.reusable = reusable
         let root = try reader.element(rootValue, path: "root", depth: 0)
+        window = try document["window"].map { (window) throws(HostTreeError) in try HostTreeReader.window(window, holding: root) }
         screen = try HostTreeReader.screen(screenValue, rootView: root)
         elementsByTag = reader.tagged
+        exposures = reader.exposures
+        if let tag = exposures.keys.sorted().first, window == nil {
+            throw .invalid(path: "window", reason: "the node tagged '\(tag)' asks for exposure, which is measured in the window: name it")
+        }
     }
 }
 
@@ -95,6 +120,9 @@ public enum HostTreeError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownTag(String)
     /// The tree is deeper or larger than allowed.
     case tooLarge(String)
+    /// A node asks for exposure but the adapter has no tracker to record it
+    /// (made with `JSONHostAdapter(context:)`).
+    case exposureUnavailable(tag: String)
 
     /// The message.
     public var description: String {
@@ -107,6 +135,8 @@ public enum HostTreeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .duplicateTag(let tag): "the tag '\(tag)' names two nodes"
         case .unknownTag(let tag): "no node has the tag '\(tag)'"
         case .tooLarge(let reason): reason
+        case .exposureUnavailable(let tag):
+            "the node tagged '\(tag)' asks for exposure, but this adapter has no exposure monitor (make it with JSONHostAdapter(tracker:))"
         }
     }
 }

@@ -5,6 +5,11 @@ import AutoTrackSerialization
 /// Reads the members of a host tree document, node by node.
 struct HostTreeReader {
     var tagged: [String: Element] = [:]
+    /// The watched nodes of the previous document, by tag: a node sent again with the
+    /// same type and role is the same element.
+    var reusable: [String: Element] = [:]
+    /// What each watched node asks for, by tag.
+    var exposures: [String: HostExposureRequest] = [:]
     var count = 0
 
     static func checkKeys(of object: JSONValue, allowed: Set<String>, at path: String) throws(HostTreeError) {
@@ -28,28 +33,22 @@ struct HostTreeReader {
             }
             role = known
         }
-        let element = Element(
-            type, role: role, frame: try Self.frame(value["frame"], "\(path).frame"), text: try Self.string(value, "text", path),
-            isHidden: try Self.bool(value, "hidden", path) ?? false,
-            accessibilityIdentifier: try Self.string(value, "accessibility_id", path),
-            listPosition: try Self.listPosition(value["list_position"], "\(path).list_position"))
-        element.customElementID = try Self.string(value, "custom_id", path)
-        element.masksText = try Self.bool(value, "masks_text", path) ?? false
-        if let properties = value["properties"] { element.customProperties = try Self.properties(properties, "\(path).properties") }
-        switch value["ignored"] {
-        case nil, .bool(false)?: break
-        case .bool(true)?: element.isIgnoredByAutoTrack = true
-        case .string("descendants")?: element.ignoresDescendants = true
-        case let other?: throw .invalid(path: "\(path).ignored", reason: "expected true, false or \"descendants\", found \(other.typeName)")
+        let tag = try Self.tag(value["tag"], "\(path).tag")
+        let element: Element
+        if let tag, let previous = reusable[tag], previous.typeName == type, previous.role == role {
+            // A watched node sent again: the same object, so its appearance goes on.
+            for child in previous.children { child.removeFromParent() }
+            element = previous
+        } else {
+            element = Element(type, role: role)
         }
-        if let tag = value["tag"] {
-            let name: String
-            switch tag {
-            case .string(let text): name = text
-            case .integer(let number): name = String(number)
-            default: throw .wrongType(path: "\(path).tag", expected: "a string or an integer", found: tag.typeName)
-            }
-            guard tagged.updateValue(element, forKey: name) == nil else { throw .duplicateTag(name) }
+        try Self.apply(value, to: element, path: path)
+        if let tag {
+            guard tagged.updateValue(element, forKey: tag) == nil else { throw .duplicateTag(tag) }
+        }
+        if let request = try HostExposureRequest(value["exposure"], path: "\(path).exposure") {
+            guard let tag else { throw .invalid(path: "\(path).exposure", reason: "a watched node needs a 'tag', which names it from one tree to the next") }
+            exposures[tag] = request
         }
         switch value["children"] {
         case nil: break
@@ -60,6 +59,58 @@ struct HostTreeReader {
         case let other?: throw .wrongType(path: "\(path).children", expected: "an array", found: other.typeName)
         }
         return element
+    }
+
+    /// Sets every member a node may carry on `element` — a new one, or a watched one
+    /// sent again, whose members all take the new document's values.
+    static func apply(_ value: JSONValue, to element: Element, path: String) throws(HostTreeError) {
+        let frame = try frame(value["frame"], "\(path).frame")
+        if element.frame != frame { element.frame = frame }
+        element.ownText = try string(value, "text", path)
+        element.isHidden = try bool(value, "hidden", path) ?? false
+        element.alpha = try value["alpha"].map { (alpha) throws(HostTreeError) in try opacity(alpha, "\(path).alpha") } ?? 1
+        element.clipsToBounds = try bool(value, "clips_to_bounds", path) ?? element.role.clipsToBoundsByDefault
+        element.boundsOrigin = try value["content_offset"].map { (offset) throws(HostTreeError) in try point(offset, "\(path).content_offset") }
+            ?? Point(x: 0, y: 0)
+        let accessibilityIdentifier = try string(value, "accessibility_id", path)
+        if element.accessibilityIdentifier != accessibilityIdentifier { element.accessibilityIdentifier = accessibilityIdentifier }
+        let listPosition = try listPosition(value["list_position"], "\(path).list_position")
+        if element.listPosition != listPosition { element.listPosition = listPosition }
+        element.customElementID = try string(value, "custom_id", path)
+        let masksText = try bool(value, "masks_text", path) ?? false
+        if element.masksText != masksText { element.masksText = masksText }
+        element.customProperties = try value["properties"].map { (properties) throws(HostTreeError) in try Self.properties(properties, "\(path).properties") } ?? [:]
+        var ignored = false
+        var ignoresDescendants = false
+        switch value["ignored"] {
+        case nil, .bool(false)?: break
+        case .bool(true)?: ignored = true
+        case .string("descendants")?: ignoresDescendants = true
+        case let other?: throw .invalid(path: "\(path).ignored", reason: "expected true, false or \"descendants\", found \(other.typeName)")
+        }
+        if element.isIgnoredByAutoTrack != ignored { element.isIgnoredByAutoTrack = ignored }
+        if element.ignoresDescendants != ignoresDescendants { element.ignoresDescendants = ignoresDescendants }
+    }
+
+    static func tag(_ value: JSONValue?, _ path: String) throws(HostTreeError) -> String? {
+        switch value {
+        case nil, .null?: nil
+        case .string(let text)?: text
+        case .integer(let number)?: String(number)
+        case let other?: throw .wrongType(path: path, expected: "a string or an integer", found: other.typeName)
+        }
+    }
+
+    /// The document's `window`: the element the root is laid out in, which exposure
+    /// measures visibility against.
+    static func window(_ value: JSONValue, holding root: Element) throws(HostTreeError) -> Element {
+        guard case .object = value else { throw .wrongType(path: "window", expected: "an object", found: value.typeName) }
+        try checkKeys(of: value, allowed: ["type", "frame"], at: "window")
+        guard let type = try string(value, "type", "window"), !type.isEmpty else { throw .missing(path: "window.type") }
+        guard value["frame"] != nil else { throw .missing(path: "window.frame") }
+        let window = Element(type, role: .window, frame: try frame(value["frame"], "window.frame"))
+        window.addChild(root)
+        return window
     }
 
     static func screen(_ value: JSONValue, rootView: Element) throws(HostTreeError) -> Screen {
@@ -106,6 +157,19 @@ struct HostTreeReader {
         let numbers = [try number(parts[0], path), try number(parts[1], path), try number(parts[2], path), try number(parts[3], path)]
         guard numbers[2] >= 0, numbers[3] >= 0 else { throw .invalid(path: path, reason: "a width and height of 0 or more") }
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    static func opacity(_ value: JSONValue, _ path: String) throws(HostTreeError) -> Double {
+        let alpha = try number(value, path)
+        guard alpha >= 0, alpha <= 1 else { throw .invalid(path: path, reason: "an opacity from 0 to 1") }
+        return alpha
+    }
+
+    static func point(_ value: JSONValue, _ path: String) throws(HostTreeError) -> Point {
+        guard case .array(let parts) = value, parts.count == 2 else { throw .wrongType(path: path, expected: "[x, y]", found: value.typeName) }
+        let x = try number(parts[0], path), y = try number(parts[1], path)
+        guard x.isFinite, y.isFinite else { throw .invalid(path: path, reason: "finite numbers") }
+        return Point(x: x, y: y)
     }
 
     static func listPosition(_ value: JSONValue?, _ path: String) throws(HostTreeError) -> ListPosition? {

@@ -136,4 +136,38 @@ struct CAPITests {
         #expect(click["$element_content"] as? String == "Check out")
         #expect(click["$screen_name"] as? String == "CartScreen")
     }
+
+    @Test("a host's watched node through the C API: one exposure per appearance, and when to send the tree again for a minimum duration")
+    func hostExposure() throws {
+        let directory = Self.directory("host-exposure")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/out.ndjson"
+        let tracker = try Self.create(#"{"store_directory": "\#(directory)/store", "ndjson_file": "\#(file)", "flush_interval_seconds": 0}"#)
+        func tree(_ exposure: String, tag: String = "banner") -> String {
+            #"""
+            {"window": {"type": "UIWindow", "frame": [0, 0, 390, 844]}, "screen": {"type": "HomeScreen"},
+             "root": {"type": "RCTView", "frame": [0, 0, 390, 844], "children": [
+               {"type": "RCTImage", "tag": "\#(tag)", "frame": [0, 0, 390, 120], "exposure": \#(exposure)}]}}
+            """#
+        }
+        var next: CLongLong = 0
+        #expect(autotrack_host_interaction_scheduled(tracker, tree("true"), #"{"kind": "layout"}"#, &next, nil) == 0)
+        #expect(next == -1, "recorded at once: nothing pending")
+        #expect(autotrack_host_interaction(tracker, tree("true"), #"{"kind": "layout"}"#, nil) == 0)
+        let waiting = tree(#"{"min_duration_ms": 60000, "event": "BannerSeen"}"#, tag: "next-banner")
+        #expect(autotrack_host_interaction_scheduled(tracker, waiting, #"{"kind": "layout"}"#, &next, nil) == 0)
+        #expect((0...60_000).contains(next), "\(next)")
+        let refused = Self.message {
+            #expect(autotrack_host_interaction_scheduled(tracker, tree(#"{"min_visible_ratio": -1}"#), #"{"kind": "layout"}"#, &next, $0) == -1)
+        }
+        #expect(refused?.contains("visible ratio") == true, "\(refused ?? "no message")")
+        #expect(next == -1)
+        #expect(autotrack_flush(tracker, nil) == 0)
+        autotrack_tracker_destroy(tracker)
+        let events = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(events.map { $0["event"] as? String } == ["$AppElementExposure"])
+        #expect((events.first?["properties"] as? [String: Any])?["$element_type"] as? String == "RCTImage")
+    }
 }

@@ -118,7 +118,7 @@ struct JSONHostAdapterTests {
         (#"{"screen": {"type": "S"}, "root": {"type": "V", "children": [{"type": "A", "tag": 1}, {"type": "B", "tag": "1"}]}}"#,
          #"{"kind": "screen_view"}"#, .duplicateTag("1")),
         (#"{"screen": {"type": "S"}, "root": {"type": "V"}}"#, #"{"kind": "swipe"}"#,
-         .invalid(path: "interaction.kind", reason: "'swipe' is not screen_view, tap or touch")),
+         .invalid(path: "interaction.kind", reason: "'swipe' is not one of screen_view, tap, touch, layout, background, foreground")),
     ])
     func refused(tree: String, interaction: String, expected: HostTreeError) throws {
         let memory = try InMemoryTracker()

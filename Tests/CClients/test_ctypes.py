@@ -36,6 +36,8 @@ def load(path):
     library.autotrack_diagnostics_json.argtypes = [ctypes.c_void_p, error_out]
     library.autotrack_diagnostics_json.restype = ctypes.c_void_p
     library.autotrack_string_free.argtypes = [ctypes.c_void_p]
+    library.autotrack_host_interaction_scheduled.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_longlong), error_out]
     return library
 
 
@@ -146,6 +148,45 @@ class CAPITests(unittest.TestCase):
         self.assertEqual(json.loads(ctypes.string_at(diagnostics).decode())["store_failures"], 0)
         self.library.autotrack_string_free(diagnostics)
         self.library.autotrack_tracker_destroy(tracker)
+
+    def test_host_tree_clicks_and_exposures(self):
+        """A React-Native-shaped feed scrolled in three steps: each row is exposed once
+        when half of it enters the viewport, and a tap on a row is a click with the
+        exposure's element id."""
+        configuration = self.configuration("host")
+        tracker = self.create(configuration)
+        error = Error(self.library)
+        next_update = ctypes.c_longlong(0)
+
+        def tree(offset):
+            rows = [{"type": "RCTView", "role": "table_cell", "tag": "row-%d" % row, "list_position": {"index": row},
+                     "frame": [0, row * 200, 390, 200], "exposure": {"min_visible_ratio": 0.5},
+                     "children": [{"type": "RCTText", "role": "label", "text": "Item %d" % row}]} for row in range(8)]
+            return json.dumps({
+                "window": {"type": "UIWindow", "frame": [0, 0, 390, 844]},
+                "screen": {"type": "FeedScreen", "screen_name": "feed"},
+                "root": {"type": "RCTRootView", "frame": [0, 0, 390, 844], "children": [
+                    {"type": "RCTScrollView", "role": "scroll_view", "frame": [0, 0, 390, 600], "content_offset": [0, offset],
+                     "children": rows}]}}).encode()
+
+        for offset, interaction in [(0, {"kind": "screen_view"}), (200, {"kind": "layout"}), (200, {"kind": "layout"}),
+                                    (500, {"kind": "tap", "target": "row-4"})]:
+            status = self.library.autotrack_host_interaction_scheduled(
+                tracker, tree(offset), json.dumps(interaction).encode(), ctypes.byref(next_update), error.pointer)
+            self.assertEqual(status, 0, error.message())
+            self.assertEqual(next_update.value, -1)
+        self.assertEqual(self.library.autotrack_flush(tracker, error.pointer), 0, error.message())
+        self.library.autotrack_tracker_destroy(tracker)
+        with open(configuration["ndjson_file"], encoding="utf-8") as file:
+            events = [json.loads(line) for line in file]
+        exposed = [event["properties"]["$element_position"] for event in events if event["event"] == "$AppElementExposure"]
+        # Offset 0: rows 0-2; 200: row 3; 500: rows 4 and 5 (row 5 shows 100 of 200).
+        self.assertEqual(sorted(exposed), ["0:0", "0:1", "0:2", "0:3", "0:4", "0:5"])
+        click = next(event for event in events if event["event"] == "$AppClick")
+        row4 = next(event for event in events if event["event"] == "$AppElementExposure"
+                    and event["properties"]["$element_position"] == "0:4")
+        self.assertEqual(click["properties"]["$element_id"], row4["properties"]["$element_id"])
+        print("\n  ctypes: host feed scrolled in 3 steps: %d exposures, 1 click with the exposed row's id" % len(exposed))
 
 
 if __name__ == "__main__":

@@ -97,13 +97,31 @@ char *autotrack_diagnostics_json(autotrack_tracker *tracker, char **error);
  *              "frame": [16, 600, 120, 44], "accessibility_id": ..., "custom_id": ...,
  *              "properties": {...}, "list_position": {"section": 0, "index": 3},
  *              "hidden": false, "ignored": false | true | "descendants",
- *              "masks_text": false, "children": [...]}]}}
+ *              "masks_text": false, "alpha": 1, "clips_to_bounds": false,
+ *              "content_offset": [0, 0], "exposure": true | {...}, "children": [...]}]},
+ *           "window": {"type": "UIWindow", "frame": [0, 0, 390, 844]}}
  *   interaction: {"kind": "screen_view"} | {"kind": "tap", "target": 12, "action": "onPress"}
- *                | {"kind": "touch", "target": 12}
+ *                | {"kind": "touch", "target": 12} | {"kind": "layout"}
+ *                | {"kind": "background"} | {"kind": "foreground"}
  * Roles: view, label, image, button, toggle, segmented_control, slider, stepper,
  * text_field, secure_text_field, search_field, text_view, tab_bar_item, control,
- * scroll_view, table, collection, table_cell, collection_cell. */
+ * scroll_view, table, collection, table_cell, collection_cell.
+ *
+ * Exposure: a tagged node with "exposure" records $AppElementExposure when enough of it
+ * is visible in the window for long enough, once per appearance:
+ *   "exposure": true (the tracker's settings) or {"min_visible_ratio": 0.5,
+ *   "min_duration_ms": 1000, "repeats": true, "properties": {...}, "event": "BannerSeen"}.
+ * Each tree sent is what is on screen now; a watched node sent again with its tag, type
+ * and role keeps its appearance, one missing or out of view has left. Send the tree with
+ * {"kind": "layout"} after scrolling and layout, and at the time
+ * autotrack_host_interaction_scheduled() gives. */
 int autotrack_host_interaction(autotrack_tracker *tracker, const char *tree_json, const char *interaction_json, char **error);
+
+/* As autotrack_host_interaction(), and writes to *next_update_ms (when not NULL) how many
+ * milliseconds from now to send the tree again so an exposure's minimum duration is
+ * honoured if nothing changes before, or -1 when no exposure is pending. */
+int autotrack_host_interaction_scheduled(autotrack_tracker *tracker, const char *tree_json, const char *interaction_json,
+                                         long long *next_update_ms, char **error);
 
 /* Frees a string the API returned. NULL does nothing. */
 void autotrack_string_free(char *string);
