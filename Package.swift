@@ -122,6 +122,12 @@ let package = Package(
             name: "CAutoTrack",
             path: "Sources/CAutoTrack"
         ),
+        // The interface of hook libraries written in C or Objective-C (autotrack_hook.h).
+        .target(
+            name: "CAutoTrackHook",
+            path: "Sources/CAutoTrackHook",
+            exclude: ["UIKit"]
+        ),
         // The C API: `autotrack.h`'s functions over the core.
         .target(
             name: "AutoTrackCAPI",
@@ -344,6 +350,14 @@ if let objcIncludeDirectory {
             dependencies: ["AutoTrackLocking", "AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
+        // Hooks written in C or Objective-C against the real runtime (autotrack_hook.h),
+        // loaded from shared libraries and run through the package's combinator.
+        .target(
+            name: "AutoTrackNativeHooks",
+            dependencies: ["AutoTrackLocking", "CAutoTrackHook", "AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackHooks",
+                           "AutoTrackReferenceUI", "AutoTrackRuntime"],
+            swiftSettings: strictSettings
+        ),
         // The differential oracle: random programs of runtime operations on the model and
         // the real runtime, compared send by send.
         .target(
@@ -356,13 +370,13 @@ if let objcIncludeDirectory {
             dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
                 "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
                 "AutoTrackMethodWrapping", "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
-                "AutoTrackHooks", "AutoTrackReferenceUI",
+                "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackNativeHooks",
             ],
             swiftSettings: strictSettings
         ),
     ]
     for target in package.targets where target.name == "AutoTrackCLI" {
-        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle"]
+        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackNativeHooks"]
         // A condition, not canImport: a module left in .build by an earlier build
         // would satisfy canImport after the packages are gone.
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("AUTOTRACK_OBJC")]

@@ -243,8 +243,10 @@ static uint64_t load_result(char kind, const ffi_arg *raw) {
     }
 }
 
-ATSendResult atr_forwardNatively(ATObjectRef receiver, ATSelectorRef selector, const char *types, const uint64_t *arguments,
-                                 int count, uint64_t *result) {
+/* Calls `imp` — or, when it is NULL, the forwarding IMP GNUstep's hook gives for the
+   receiver and selector — with the C convention of `types`. */
+static ATSendResult call_natively(ATImplementation imp, ATObjectRef receiver, ATSelectorRef selector, const char *types,
+                                  const uint64_t *arguments, int count, uint64_t *result) {
     ATSendResult outcome = {0, false, {0}};
     ffi_type *types_[MAX_ARGUMENTS];
     char kinds[MAX_ARGUMENTS];
@@ -276,12 +278,12 @@ ATSendResult atr_forwardNatively(ATObjectRef receiver, ATSelectorRef selector, c
     ffi_arg raw[2] = {0, 0};
     @autoreleasepool {
     @try {
-        IMP forward = atr_forwardingImplementation((id)(void *)receiver, (SEL)(void *)selector);
-        if (forward == NULL) {
+        IMP target = imp != NULL ? (IMP)imp : atr_forwardingImplementation((id)(void *)receiver, (SEL)(void *)selector);
+        if (target == NULL) {
             outcome.raised = true;
             strncpy(outcome.exceptionName, "NSInvalidArgumentException", sizeof(outcome.exceptionName) - 1);
         } else {
-            ffi_call(&cif, (void (*)(void))forward, raw, values);
+            ffi_call(&cif, (void (*)(void))target, raw, values);
             *result = load_result(returnKind, raw);
         }
     } @catch (NSException *exception) {
@@ -291,6 +293,16 @@ ATSendResult atr_forwardNatively(ATObjectRef receiver, ATSelectorRef selector, c
     }
     }
     return outcome;
+}
+
+ATSendResult atr_forwardNatively(ATObjectRef receiver, ATSelectorRef selector, const char *types, const uint64_t *arguments,
+                                 int count, uint64_t *result) {
+    return call_natively(NULL, receiver, selector, types, arguments, count, result);
+}
+
+ATSendResult atr_callNatively(ATImplementation imp, ATObjectRef receiver, ATSelectorRef selector, const char *types,
+                              const uint64_t *arguments, int count, uint64_t *result) {
+    return call_natively(imp, receiver, selector, types, arguments, count, result);
 }
 
 ATObjectRef atr_methodSignature(const char *types) {

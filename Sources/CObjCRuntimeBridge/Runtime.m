@@ -28,6 +28,16 @@ ATMethodRef atr_instanceMethod(ATClassRef cls, ATSelectorRef selector) {
     return (ATMethodRef)(void *)class_getInstanceMethod(AS_CLASS(cls), AS_SEL(selector));
 }
 
+int atr_ownMethods(ATClassRef cls, ATMethodRef *methods, int capacity) {
+    unsigned int count = 0;
+    Method *list = class_copyMethodList(AS_CLASS(cls), &count);
+    for (unsigned int index = 0; index < count && (int)index < capacity; index++) methods[index] = (ATMethodRef)(void *)list[index];
+    free(list);
+    return (int)count;
+}
+
+ATSelectorRef atr_methodSelector(ATMethodRef method) { return (ATSelectorRef)(void *)method_getName((Method)(void *)method); }
+
 ATMethodRef atr_ownMethod(ATClassRef cls, ATSelectorRef selector) {
     unsigned int count = 0;
     Method *methods = class_copyMethodList(AS_CLASS(cls), &count);

@@ -61,18 +61,20 @@ public enum IsolatedCatalog {
     ///   - environment: variables added to the environment of the child that runs the
     ///     given ids (a test binary reads its work there).
     ///   - deadline: seconds one child may take before it is killed.
+    ///   - scenariosPerChild: the most scenarios one child is given — 1 for a subject
+    ///     whose installation lasts for its process (a native hook's static state).
     ///   - arguments: the child's arguments for the ids it is to run.
     public static func run(
         subject: String, point: String, scenarios: [(id: String, title: String, failure: String)], backend: String,
         executable: URL = ChildProcess.currentExecutable, environment: ([String]) -> [String: String] = { _ in [:] }, deadline: Double = 300,
-        arguments: ([String]) -> [String]
+        scenariosPerChild: Int = .max, arguments: ([String]) -> [String]
     ) throws -> Result {
         var outcomes: [ScenarioOutcome] = []
         var remaining = scenarios
         var fires = 0, deaths = 0
         let decoder = JSONDecoder()
         while !remaining.isEmpty {
-            let ids = remaining.map(\.id)
+            let ids = Array(remaining.map(\.id).prefix(max(1, scenariosPerChild)))
             let child = try ChildProcess.run(arguments(ids), executable: executable, environment: environment(ids), deadline: deadline)
             var finished: Set<String> = []
             var running: String?
@@ -93,7 +95,7 @@ public enum IsolatedCatalog {
                 }
             }
             remaining.removeAll { finished.contains($0.id) }
-            guard !remaining.isEmpty else { break }
+            guard remaining.contains(where: { ids.contains($0.id) }) else { continue }
             // The child stopped before the end: the scenario it was running (or, if it
             // said nothing, the next one) takes the blame, and the rest go on.
             deaths += 1

@@ -31,6 +31,7 @@ enum CommandLineInvocation {
     case exploreWorker(ExploreWorkerCommand)
     case inspect(InspectCommand)
     case pkgConfig(PkgConfigCommand)
+    case hookFlags(HookFlagsCommand)
 
     /// The whole help: every visible subcommand, then the exit codes.
     static var usage: String {
@@ -101,9 +102,14 @@ enum CommandLineInvocation {
                     jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), htmlOutput: values.value(Options.html)))
                 return
             }
+            if values.value(Options.hookLibrary) != nil {
+                guard !values.isSet(Options.mutants) else { throw UsageError(message: "'--hook-library' runs the library's hooks: leave out '--mutants'") }
+                guard values.value(Options.backend) != .model else { throw UsageError(message: "'--hook-library' runs on the real runtime: leave out '--backend model'") }
+            }
             self = .conformance(ConformanceCommand(
                 jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), mutants: values.isSet(Options.mutants),
-                scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends, objcParts: objcParts))
+                scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends, objcParts: objcParts,
+                hookLibrary: values.value(Options.hookLibrary)))
         case "demo":
             typealias Options = DemoCommand.Options
             self = .demo(DemoCommand(
@@ -139,7 +145,8 @@ enum CommandLineInvocation {
             typealias Options = MirroredCatalogCommand.Options
             guard let subject = values.value(Options.subject) else { throw UsageError(message: "'mirrored-catalog' needs --subject S") }
             self = .mirroredCatalog(MirroredCatalogCommand(
-                subject: subject, operatorName: values.value(Options.mutationOperator), scenarioIDs: values.values(Options.scenario)))
+                subject: subject, operatorName: values.value(Options.mutationOperator), scenarioIDs: values.values(Options.scenario),
+                hookLibrary: values.value(Options.hookLibrary)))
         case "oracle-worker":
             typealias Options = OracleWorkerCommand.Options
             guard let programs = values.value(Options.programs), let seed = values.value(Options.seed) else {
@@ -148,6 +155,10 @@ enum CommandLineInvocation {
             self = .oracleWorker(OracleWorkerCommand(programs: programs, seed: seed, crashSeed: values.value(Options.crashSeed)))
         case "pkg-config":
             self = .pkgConfig(PkgConfigCommand(outputDirectory: values.value(PkgConfigCommand.Options.out)))
+        case "cflags":
+            self = .hookFlags(.compile)
+        case "ldflags":
+            self = .hookFlags(.link)
         case "crash-child":
             typealias Options = CrashChildCommand.Options
             guard let directory = values.value(Options.directory), let name = values.value(Options.crash),
@@ -209,6 +220,8 @@ enum CommandLineInvocation {
             return try command.run()
         case .pkgConfig(let command):
             return try command.run()
+        case .hookFlags(let command):
+            return command.run()
         case .inspect(let command):
             return try command.run()
         case .explore(let command):

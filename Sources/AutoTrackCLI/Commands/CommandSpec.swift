@@ -96,6 +96,16 @@ struct CommandSpec: Sendable {
             options: PkgConfigCommand.Options.all,
             example: "swift run autotrack pkg-config --out .build/pkgconfig"),
         CommandSpec(
+            name: "cflags",
+            summary: "Print the compiler flags of a hook library written in C or Objective-C: GCC's runtime ABI, GNUstep Base, autotrack_hook.h and the UIKit declarations of the reference host.",
+            options: [],
+            example: "clang $(swift run -q autotrack cflags) -o libmyhooks.so myhooks.m $(swift run -q autotrack ldflags)"),
+        CommandSpec(
+            name: "ldflags",
+            summary: "Print the linker flags of a hook library (a shared library linked with libobjc and GNUstep Base).",
+            options: [],
+            example: "clang $(swift run -q autotrack cflags) -o libmyhooks.so myhooks.m $(swift run -q autotrack ldflags)"),
+        CommandSpec(
             name: "crash-child", summary: "Test helper: track an event with crash capture on, then crash.",
             options: CrashChildCommand.Options.all,
             example: "autotrack crash-child --dir /tmp/c --crash segv", isHidden: true),

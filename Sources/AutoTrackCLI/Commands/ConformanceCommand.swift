@@ -17,6 +17,8 @@ struct ConformanceCommand {
     var backends: [ConformanceBackend] = ConformanceBackend.available
     /// What runs on the real runtime.
     var objcParts: [ObjCPart] = ObjCPart.allCases
+    /// A library of hooks written in C or Objective-C to run instead of the built-in hooks.
+    var hookLibrary: String?
 
     /// What runs on the real runtime.
     enum ObjCPart: String, CaseIterable {
@@ -42,12 +44,15 @@ struct ConformanceCommand {
     func run() throws -> Int32 {
         var status: Int32 = 0
         var reports: [ConformanceReport] = []
-        if backends.contains(.model) {
+        if let hookLibrary {
+            (reports, status) = try NativeHookCatalog.evaluate(path: hookLibrary, point: point, scenarioIDs: scenarioIDs)
+        }
+        if hookLibrary == nil, backends.contains(.model) {
             let (modelReports, modelStatus) = try runOnModel()
             reports += modelReports
             status = max(status, modelStatus)
         }
-        if backends.contains(.objc) {
+        if hookLibrary == nil, backends.contains(.objc) {
             let (objcReports, objcStatus) = try runOnRealRuntime()
             reports += objcReports
             status = max(status, objcStatus)

@@ -93,18 +93,27 @@ struct MirroredCatalogCommand {
     let subject: String
     var operatorName: String?
     let scenarioIDs: [String]
+    /// The library whose hook `subject` names, when the subject is a native hook.
+    var hookLibrary: String?
 
     func run() throws -> Int32 {
         guard let backend = MirroredCatalog.backend else {
             printError(OracleCommand.unavailable)
             return 1
         }
-        guard let (found, _) = MirroredCatalog.subject(named: subject) else {
-            throw UsageError(message: "unknown subject '\(subject)'")
-        }
         let scenarios = try scenarioIDs.map { id in
             guard let scenario = ScenarioCatalog.scenario(id) else { throw UsageError(message: "unknown scenario \(id)") }
             return scenario
+        }
+        #if AUTOTRACK_OBJC
+        if let hookLibrary {
+            let native = try NativeHookCatalog.subject(library: hookLibrary, named: subject)
+            try IsolatedCatalog.runChild(native, scenarios: scenarios, backend: NativeHookCatalog.backend)
+            return 0
+        }
+        #endif
+        guard let (found, _) = MirroredCatalog.subject(named: subject) else {
+            throw UsageError(message: "unknown subject '\(subject)'")
         }
         guard let operatorName else {
             try IsolatedCatalog.runChild(found, scenarios: scenarios, backend: backend)

@@ -1,6 +1,7 @@
 /// AutoTrackRuntime: `Runtime` appears in this file's public API.
 public import AutoTrackRuntime
 import Synchronization
+import CObjCRuntimeBridge
 
 /// Runtimes whose dispatch the real Objective-C runtime decides: the package's model
 /// with a twin in GCC's libobjc for every class, method, implementation and object.
@@ -31,8 +32,13 @@ import Synchronization
 /// the real runtime.
 public enum MirroredRuntime {
     /// A new runtime whose dispatch this process's real Objective-C runtime decides.
-    public static func make() -> Runtime {
-        let engine = ObjCDispatchEngine()
+    /// - Parameter classNamePrefix: What its real class names start with: a fresh
+    ///   prefix per runtime when `nil`, so many runtimes share a process; `""` gives the
+    ///   real classes the model's own names (`UIControl`, `UITableView` …), as compiled
+    ///   Objective-C written against UIKit expects — for a process holding one host. A
+    ///   name the real runtime already has (GNUstep's `NSObject`) gets a suffix (`_2`).
+    public static func make(classNamePrefix: String? = nil) -> Runtime {
+        let engine = ObjCDispatchEngine(prefix: classNamePrefix)
         let runtime = Runtime(engine: engine)
         engine.attach(runtime)
         return runtime
@@ -59,5 +65,33 @@ public enum MirroredRuntime {
     /// (`NSInvocation`, `forwardInvocation:`); 0 for a runtime that is not mirrored.
     public static func realForwardCount(of runtime: Runtime) -> Int {
         (runtime.dispatchEngine as? ObjCDispatchEngine)?.realForwards.load(ordering: .relaxed) ?? 0
+    }
+}
+
+extension MirroredRuntime {
+    /// The message native code intercepted — `selector` sent to `receiver` with
+    /// `arguments` widened to 64 bits — as the model's, its arguments read by the
+    /// receiver's real method's type encoding: objects become the runtime's objects,
+    /// boxed Swift values their values. `nil` when `runtime` is not mirrored or the
+    /// receiver is none of its objects.
+    package static func message(in runtime: Runtime, receiver: UInt, selector: UnsafeRawPointer?, arguments: [UInt64]) -> Message? {
+        guard let engine = runtime.dispatchEngine as? ObjCDispatchEngine, let selector,
+              let object = engine.modelObject(at: receiver)
+        else { return nil }
+        let realSelector = OpaquePointer(selector)
+        let name = Selector(String(cString: atr_selectorName(realSelector)))
+        let kinds = atr_instanceMethod(atr_objectClass(OpaquePointer(bitPattern: receiver)!), realSelector)
+            .map { Array(ObjCTypeKinds(String(cString: atr_methodTypes($0))).argumentKinds) } ?? []
+        let values = arguments.enumerated().map { index, bits in
+            engine.value(bits: bits, kind: index + 2 < kinds.count ? kinds[index + 2] : "@")
+        }
+        return Message(receiver: object, selector: name, arguments: MessageArguments(values), runtime: runtime)
+    }
+
+    /// The real class standing for the class `name` of `runtime`, by address; `nil`
+    /// when it has none.
+    package static func realClassAddress(named name: String, in runtime: Runtime) -> UInt? {
+        guard let cls = runtime.lookUpClass(name), cls.twin != 0 else { return nil }
+        return cls.twin
     }
 }

@@ -33,9 +33,27 @@ extension ObjCDispatchEngine {
             let target = try runtime.send(message.receiver, Selectors.forwardingTarget, MessageArguments(.selector(message.selector))).object
             if let target, target !== message.receiver { return try runtime.send(target, message.selector, message.arguments) }
         }
+        let types = runtime.anyTypeEncoding(for: message.selector) ?? signatureTypes(of: message, receiverClass: receiverClass, runtime: runtime) ?? ""
+        realForwards.add(1, ordering: .relaxed)
+        do {
+            return try callNatively(message, types: types) { receiver, selector, types, arguments, count, result in
+                atr_forwardNatively(receiver, selector, types, arguments, count, result)
+            }
+        } catch .exception(name: "NSInvalidArgumentException", _) {
+            throw runtime.unrecognized(message.selector, by: message.receiver)
+        }
+    }
+
+    /// Runs `perform` — a native call of the message with the C convention of `types`
+    /// (or, when those cannot take its arguments, an encoding made from them): Swift
+    /// values travel in boxes, an error a model implementation threw inside is
+    /// rethrown, and an exception native code raised becomes a `RuntimeError`.
+    func callNatively(
+        _ message: Message, types given: String,
+        perform: (OpaquePointer, OpaquePointer, String, UnsafePointer<UInt64>, Int32, UnsafeMutablePointer<UInt64>) -> ATSendResult
+    ) throws(RuntimeError) -> RuntimeValue {
         let arguments = (0..<message.arguments.count).map { message.arguments[$0] }
-        var types = runtime.anyTypeEncoding(for: message.selector) ?? signatureTypes(of: message, receiverClass: receiverClass, runtime: runtime) ?? ""
-        if !ObjCTypeKinds(types).takes(argumentCount: arguments.count) { types = ObjCTypeKinds.encoding(returningObjectFor: arguments) }
+        let types = ObjCTypeKinds(given).takes(argumentCount: arguments.count) ? given : ObjCTypeKinds.encoding(returningObjectFor: arguments)
         var boxes: [UInt] = []
         defer {
             state.withLock { state in for box in boxes { state.boxes[box] = nil } }
@@ -49,13 +67,12 @@ extension ObjCDispatchEngine {
                 return UInt64(box.address)
             }
         }
-        realForwards.add(1, ordering: .relaxed)
         let thread = Self.currentThread
         let previous = pendingErrors.withLock { $0.removeValue(forKey: thread) }
         var result: UInt64 = 0
         // One slot more than the arguments, so the buffer is never empty.
         let outcome = (bits + [0]).withUnsafeBufferPointer { buffer in
-            atr_forwardNatively(OpaquePointer(bitPattern: message.receiver.twin)!, sel(message.selector), types, buffer.baseAddress!, Int32(bits.count), &result)
+            perform(OpaquePointer(bitPattern: message.receiver.twin)!, sel(message.selector), types, buffer.baseAddress!, Int32(bits.count), &result)
         }
         let thrown = pendingErrors.withLock { pending in
             let thrown = pending.removeValue(forKey: thread)
@@ -65,8 +82,7 @@ extension ObjCDispatchEngine {
         if let thrown { throw thrown }
         if outcome.raised {
             let name = withUnsafeBytes(of: outcome.exceptionName) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "NSInvalidArgumentException" { throw runtime.unrecognized(message.selector, by: message.receiver) }
-            throw .exception(name: name, reason: "raised while forwarding \(message.selector) on the real runtime")
+            throw .exception(name: name, reason: "raised while \(message.selector) ran on the real runtime")
         }
         return value(bits: result, kind: ObjCTypeKinds(types).returnKind)
     }

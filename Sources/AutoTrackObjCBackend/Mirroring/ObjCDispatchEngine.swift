@@ -63,6 +63,8 @@ final class ObjCDispatchEngine: DispatchEngine {
         var boxes: [UInt: any Sendable] = [:]
         /// Retained `NSMethodSignature`s by type encoding.
         var signatures: [String: UInt] = [:]
+        /// The implementations standing for `IMP`s native code installed, by `IMP`.
+        var nativeImplementations: [UInt: Implementation] = [:]
     }
 
     /// The errors implementations threw while native code called them, by thread: what a
@@ -77,8 +79,10 @@ final class ObjCDispatchEngine: DispatchEngine {
 
     let state = Locked(State())
 
-    init() {
-        prefix = "ATR\(Self.nextRuntimeNumber.wrappingAdd(1, ordering: .relaxed).oldValue)_"
+    /// An engine naming its real classes `prefix` + the model's name; a fresh prefix
+    /// per engine when `nil`.
+    init(prefix: String? = nil) {
+        self.prefix = prefix ?? "ATR\(Self.nextRuntimeNumber.wrappingAdd(1, ordering: .relaxed).oldValue)_"
         Self.installHandler
     }
 
@@ -134,7 +138,7 @@ final class ObjCDispatchEngine: DispatchEngine {
     }
 
     func implementation(at address: UInt) -> Implementation? {
-        state.withLock { $0.implementationsByIMP[address] }
+        state.withLock { $0.implementationsByIMP[address] ?? $0.nativeImplementations[address] }
     }
 
     // MARK: Classes
@@ -163,7 +167,18 @@ final class ObjCDispatchEngine: DispatchEngine {
         state.withLock { $0.classes[cls.twin] = ClassReference(cls: cls) }
     }
 
-    func registerClassPair(_ cls: UInt) { atr_registerClassPair(OpaquePointer(bitPattern: cls)!) }
+    /// `objc_registerClassPair`, then the class's and metaclass's dispatch tables
+    /// installed at once: GCC's runtime writes an implementation change on a class never
+    /// messaged into the one table all such classes share, so native code exchanging a
+    /// method of this class before its first message (an Objective-C hook installing
+    /// early) would change every unmessaged class (the backend's second difference).
+    func registerClassPair(_ cls: UInt) {
+        let real = OpaquePointer(bitPattern: cls)!
+        atr_registerClassPair(real)
+        let probe = sel(Selector("class"))
+        _ = atr_classResponds(real, probe)
+        _ = atr_classResponds(atr_metaclass(real), probe)
+    }
 
     // MARK: Methods
 
@@ -234,8 +249,9 @@ final class ObjCDispatchEngine: DispatchEngine {
         let object = OpaquePointer(bitPattern: receiver)!, name = sel(selector)
         // Whether anything implements it, first: looking a forwarded selector up would
         // run GNUstep's forwarding preparation, which messages the receiver.
-        guard atr_classResponds(atr_objectClass(object), name), let found = atr_messageLookup(object, name) else { return .forwarded }
-        return classify(found, selector: selector)
+        let realClass = atr_objectClass(object)
+        guard atr_classResponds(realClass, name), let found = atr_messageLookup(object, name) else { return .forwarded }
+        return classify(found, selector: selector, in: realClass)
     }
 
     func lookUpSuper(_ selector: Selector, receiver: UInt, staticClass: UInt) -> EngineLookup {
@@ -243,12 +259,15 @@ final class ObjCDispatchEngine: DispatchEngine {
         guard let superclass = atr_superclass(OpaquePointer(bitPattern: staticClass)!), atr_classResponds(superclass, name),
               let found = atr_superLookupImplemented(OpaquePointer(bitPattern: receiver)!, superclass, name)
         else { return .forwarded }
-        return classify(found, selector: selector)
+        return classify(found, selector: selector, in: superclass)
     }
 
-    func classify(_ found: ATImplementation, selector: Selector) -> EngineLookup {
+    /// What the real lookup found, for the model: one of this runtime's
+    /// implementations, one native code installed (called natively), or one of
+    /// GNUstep's root methods (foreign to the model).
+    func classify(_ found: ATImplementation, selector: Selector, in realClass: OpaquePointer) -> EngineLookup {
         let address = UInt(bitPattern: unsafeBitCast(found, to: Int.self))
-        if let implementation = implementation(at: address) { return .implementation(implementation) }
+        if let implementation = implementation(found: address, selector: selector, in: realClass) { return .implementation(implementation) }
         return .foreign(name: "IMP 0x\(String(address, radix: 16)) for \(selector)")
     }
 }

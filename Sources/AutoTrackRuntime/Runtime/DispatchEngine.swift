@@ -44,6 +44,10 @@ package protocol DispatchEngine: AnyObject, Sendable {
     /// What `objc_msg_lookup_super` answers for `[super selector]` compiled in the class
     /// twin `staticClass`, sent to `receiver`.
     func lookUpSuper(_ selector: Selector, receiver: UInt, staticClass: UInt) -> EngineLookup
+    /// The own methods the real class `cls` has now — changed, added or exchanged by
+    /// native code too — each as the model's implementation (one of this runtime's, or
+    /// one that calls the native `IMP`).
+    func realOwnMethods(of cls: UInt) -> [(selector: Selector, implementation: Implementation, types: String)]
     /// Forwards `message`, which nothing implements, through the real runtime's own
     /// forwarding — or answers `nil` to have the model's forwarding run.
     func forward(_ message: Message) throws(RuntimeError) -> RuntimeValue?

@@ -7,7 +7,10 @@ extension Runtime {
     /// for a class, `class_getClassMethod` for a metaclass): the first along the
     /// superclass chain.
     public func method(_ selector: Selector, in cls: RuntimeClass) -> RuntimeMethod? {
-        withLock { _ in Self.findMethod(selector, from: cls) }
+        withLock { registry in
+            synchronizeChain(from: cls, registry: &registry)
+            return Self.findMethod(selector, from: cls)
+        }
     }
 
     /// The class method of `cls` for `selector` (`class_getClassMethod`).
@@ -18,7 +21,10 @@ extension Runtime {
     /// The methods `cls` defines itself, in the order they were added
     /// (`class_copyMethodList`; inherited methods are not listed).
     public func ownMethods(of cls: RuntimeClass) -> [RuntimeMethod] {
-        withLock { _ in cls.ownMethodOrder.compactMap { cls.ownMethods[$0] } }
+        withLock { registry in
+            synchronize(cls, registry: &registry)
+            return cls.ownMethodOrder.compactMap { cls.ownMethods[$0] }
+        }
     }
 
     /// Whether instances of `cls` implement `selector`, by lookup only, without
@@ -31,6 +37,7 @@ extension Runtime {
     /// The implementation a message would run for instances of `cls`
     /// (`class_getMethodImplementation`), or `nil` when it would be forwarded.
     public func implementation(of selector: Selector, in cls: RuntimeClass) -> Implementation? {
+        if engine != nil { withLock { registry in synchronizeChain(from: cls, registry: &registry) } }
         if case .found(let method) = lookUp(selector, startingAt: cls) {
             return method.takeUnretainedValue().implementation
         }
@@ -59,6 +66,7 @@ extension Runtime {
         to cls: RuntimeClass, _ selector: Selector, _ implementation: Implementation, types: String
     ) -> Bool {
         withLock { registry in
+            synchronize(cls, registry: &registry)
             guard cls.ownMethods[selector] == nil else { return false }
             noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
@@ -80,6 +88,7 @@ extension Runtime {
         in cls: RuntimeClass, _ selector: Selector, _ implementation: Implementation, types: String
     ) -> Implementation? {
         withLock { registry in
+            synchronize(cls, registry: &registry)
             noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
             if let existing = cls.ownMethods[selector] {
@@ -100,8 +109,10 @@ extension Runtime {
     /// both. Method caches need no flush: they map selectors to methods, and methods
     /// read their implementation atomically.
     public func exchangeImplementations(_ first: RuntimeMethod, _ second: RuntimeMethod) {
-        withLock { _ in
+        withLock { registry in
             guard first !== second else { return }
+            synchronize(first.owner, registry: &registry)
+            synchronize(second.owner, registry: &registry)
             noteDispatchChange()
             engine?.exchangeImplementations(first.selector, in: first.owner.twin, second.selector, in: second.owner.twin)
             let firstImplementation = first.implementation
@@ -116,10 +127,49 @@ extension Runtime {
     @discardableResult
     public func setImplementation(of method: RuntimeMethod, to implementation: Implementation) -> Implementation {
         withLock { registry in
+            synchronize(method.owner, registry: &registry)
             noteDispatchChange()
             registry.implementations[ObjectIdentifier(implementation)] = implementation
             engine?.setImplementation(of: method.selector, in: method.owner.twin, to: implementation)
             return method.exchangeImplementation(with: implementation)
+        }
+    }
+
+    // MARK: Native changes
+
+    /// Brings the model's view of `cls`'s own methods in line with the real runtime
+    /// deciding dispatch, which native code may have changed behind the model's back (an
+    /// Objective-C hook's `class_addMethod` and `method_exchangeImplementations`): a
+    /// method whose real implementation differs takes it, a method only the real class
+    /// has is added. Nothing for a model-only runtime. Called with the lock held.
+    func synchronize(_ cls: RuntimeClass, registry: inout Registry) {
+        guard let engine, cls.twin != 0, cls.state == .registered else { return }
+        var changed = false
+        for (selector, implementation, types) in engine.realOwnMethods(of: cls.twin) {
+            if let method = cls.ownMethods[selector] {
+                guard method.implementation !== implementation else { continue }
+                registry.implementations[ObjectIdentifier(implementation)] = implementation
+                _ = method.exchangeImplementation(with: implementation)
+            } else {
+                registry.implementations[ObjectIdentifier(implementation)] = implementation
+                cls.ownMethods[selector] = RuntimeMethod(selector: selector, typeEncoding: types, implementation: implementation, owner: cls)
+                cls.ownMethodOrder.append(selector)
+            }
+            changed = true
+        }
+        if changed {
+            noteDispatchChange()
+            invalidateCaches(from: cls, registry: &registry)
+        }
+    }
+
+    /// ``synchronize(_:registry:)`` for `cls` and every superclass.
+    func synchronizeChain(from cls: RuntimeClass, registry: inout Registry) {
+        guard engine != nil else { return }
+        var current: RuntimeClass? = cls
+        while let candidate = current {
+            synchronize(candidate, registry: &registry)
+            current = candidate.superclassStorage
         }
     }
 

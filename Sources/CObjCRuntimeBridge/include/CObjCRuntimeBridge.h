@@ -258,6 +258,15 @@ void atr_observeDeallocation(ATDeallocationObserver _Nullable observer);
     widened to 64 bits; the result goes to `result`. Catches what it raises. */
 ATSendResult atr_forwardNatively(ATObjectRef _Nonnull receiver, ATSelectorRef _Nonnull selector, const char *_Nonnull types,
                                  const uint64_t *_Nonnull arguments, int count, uint64_t *_Nonnull result);
+/** Calls `imp` — an implementation native code installed — on `receiver` with the C
+    convention of `types`, as atr_forwardNatively() calls the forwarding IMP. */
+ATSendResult atr_callNatively(ATImplementation _Nonnull imp, ATObjectRef _Nonnull receiver, ATSelectorRef _Nonnull selector,
+                              const char *_Nonnull types, const uint64_t *_Nonnull arguments, int count, uint64_t *_Nonnull result);
+/** The methods `cls` has of its own, up to `capacity` written to `methods`; returns how
+    many it has. */
+int atr_ownMethods(ATClassRef _Nonnull cls, ATMethodRef _Nullable *_Nonnull methods, int capacity);
+/** The selector of `method`. */
+ATSelectorRef _Nonnull atr_methodSelector(ATMethodRef _Nonnull method);
 /** A retained NSMethodSignature for `types`. */
 ATObjectRef _Nullable atr_methodSignature(const char *_Nonnull types);
 /** Whether `object` is an NSInvocation. */

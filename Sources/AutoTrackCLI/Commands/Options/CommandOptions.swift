@@ -57,9 +57,12 @@ extension ConformanceCommand {
             help: "instead of the catalog: N generated sessions per subject, each against the same session without it and the specification")
         static let seed = CommandOption("--seed", .seed, help: "with --explore: the first session's seed (default 1)")
         static let html = CommandOption("--html", .text("FILE"), help: "with --explore: a self-contained HTML report of the counterexamples")
+        static let hookLibrary = CommandOption(
+            "--hook-library", .text("PATH.so"),
+            help: "instead of the built-in hooks: the hooks of a library written in C or Objective-C (autotrack_hook.h), on the real runtime")
         static let all = [
             json.declared, junit.declared, scenario.declared, point.declared, mutants.declared, backend.declared, objc.declared, explore.declared,
-            seed.declared, html.declared,
+            seed.declared, html.declared, hookLibrary.declared,
         ]
 
         /// `--backend`: one runtime, or all.
@@ -127,7 +130,8 @@ extension MirroredCatalogCommand {
         static let subject = CommandOption("--subject", .text("S"), help: "the hook or hand-written mutant")
         static let mutationOperator = CommandOption("--operator", .text("NAME"), help: "a mutation operator to apply")
         static let scenario = CommandOption("--scenario", .text("ID"), help: "a scenario to run", repeatable: true)
-        static let all = [subject.declared, mutationOperator.declared, scenario.declared]
+        static let hookLibrary = CommandOption("--hook-library", .text("PATH.so"), help: "the subject is this library's hook")
+        static let all = [subject.declared, mutationOperator.declared, scenario.declared, hookLibrary.declared]
     }
 }
 
