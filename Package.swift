@@ -336,7 +336,15 @@ if let objcIncludeDirectory {
                     "-isystem", objcIncludeDirectory, "-isystem", "/usr/include/GNUstep", "-Wno-deprecated-declarations",
                 ]),
             ],
-            linkerSettings: [.linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime"), .linkedLibrary("ffi")]
+            linkerSettings: [
+                .linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime"), .linkedLibrary("ffi"), .linkedLibrary("dl"),
+                // The bridge's method_setImplementation and method_exchangeImplementations
+                // interpose libobjc's for hook libraries loaded later (NativeMethodChanges.m).
+                .unsafeFlags([
+                    "-Xlinker", "--export-dynamic-symbol=method_setImplementation",
+                    "-Xlinker", "--export-dynamic-symbol=method_exchangeImplementations",
+                ]),
+            ]
         ),
         // The runtime operations of the hook contract on the real runtime.
         .target(

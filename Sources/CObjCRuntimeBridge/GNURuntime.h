@@ -35,4 +35,9 @@ static inline IMP atr_forwardingImplementation(id receiver, SEL selector) {
 extern void __objc_update_dispatch_table_for_class(Class);
 static inline void atr_refreshDispatchTables(Class cls) { __objc_update_dispatch_table_for_class(cls); }
 
+/* libobjc's own method_setImplementation and method_exchangeImplementations, past the
+   process-wide ones of NativeMethodChanges.m. */
+IMP atr_libobjcSetImplementation(Method method, IMP implementation);
+void atr_libobjcExchangeImplementations(Method first, Method second);
+
 #endif

@@ -99,20 +99,20 @@ ATClassRef atr_methodOwner(ATClassRef cls, ATMethodRef method) {
 void atr_exchangeImplementations(ATClassRef firstOwner, ATMethodRef first, ATClassRef secondOwner, ATMethodRef second) {
     install_dispatch_table(firstOwner, method_getName(AS_METHOD(first)));
     install_dispatch_table(secondOwner, method_getName(AS_METHOD(second)));
-    method_exchangeImplementations(AS_METHOD(first), AS_METHOD(second));
+    atr_libobjcExchangeImplementations(AS_METHOD(first), AS_METHOD(second));
     atr_refreshDispatchTables(AS_CLASS(firstOwner));
     if (secondOwner != firstOwner) atr_refreshDispatchTables(AS_CLASS(secondOwner));
 }
 
 ATImplementation atr_setImplementation(ATClassRef owner, ATMethodRef method, ATImplementation imp) {
     install_dispatch_table(owner, method_getName(AS_METHOD(method)));
-    IMP previous = method_setImplementation(AS_METHOD(method), (IMP)imp);
+    IMP previous = atr_libobjcSetImplementation(AS_METHOD(method), (IMP)imp);
     atr_refreshDispatchTables(AS_CLASS(owner));
     return (ATImplementation)previous;
 }
 
 void atr_gccSetImplementation(ATMethodRef method, ATImplementation imp) {
-    method_setImplementation(AS_METHOD(method), (IMP)imp);
+    atr_libobjcSetImplementation(AS_METHOD(method), (IMP)imp);
 }
 
 ATClassRef atr_allocateClassPair(ATClassRef superclass, const char *name) {

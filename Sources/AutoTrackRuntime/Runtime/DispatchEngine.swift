@@ -111,7 +111,9 @@ extension Runtime {
         let modelChoice: Implementation? = if case .found(let method) = modelLookup { method.takeUnretainedValue().implementation } else { nil }
         switch real {
         case .implementation(let implementation):
-            if modelChoice !== implementation { noteDivergence(receiver, selector, staticClass, model: modelChoice?.name, real: implementation.name) }
+            if modelChoice !== implementation, !agreesAfterNativeChanges(implementation, selector, from: staticClass?.superclassStorage ?? receiver.realClass) {
+                noteDivergence(receiver, selector, staticClass, model: modelChoice?.name, real: implementation.name)
+            }
             return try implementation.body(Message(receiver: receiver, selector: selector, arguments: arguments, runtime: self))
         case .forwarded, .foreign:
             if let modelChoice {
@@ -123,6 +125,17 @@ extension Runtime {
             }
             return try forward(receiver, selector, arguments)
         }
+    }
+
+    /// Whether the model, once it has taken in what native code changed in the real
+    /// method tables (an Objective-C hook's `method_setImplementation`, its added
+    /// methods) for the classes from `cls` up, chooses `implementation` for `selector`
+    /// too: then the send is no divergence.
+    private func agreesAfterNativeChanges(_ implementation: Implementation, _ selector: Selector, from cls: RuntimeClass?) -> Bool {
+        guard let cls else { return false }
+        withLock { registry in synchronizeChain(from: cls, registry: &registry) }
+        guard case .found(let method) = lookUp(selector, startingAt: cls) else { return false }
+        return method.takeUnretainedValue().implementation === implementation
     }
 
     /// The type encoding of some method for `selector` in this runtime — what a compiled
