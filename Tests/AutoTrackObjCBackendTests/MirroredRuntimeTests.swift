@@ -63,7 +63,7 @@ struct MirroredRuntimeTests {
         #expect(runtime.dispatchDivergences.isEmpty)
     }
 
-    @Test("a send runs what the real runtime chose — a change made behind the model's back is run, and reported")
+    @Test("a send runs what the real runtime chose — a change made behind the model's back is run, and the model takes it in")
     func realRuntimeDecides() throws {
         let (runtime, cls, widget) = try Self.widget()
         #expect(try runtime.send(widget, "first").intValue == 1)
@@ -72,10 +72,26 @@ struct MirroredRuntimeTests {
         let objc = ObjCRuntime.shared
         objc.exchangeImplementations(try #require(objc.ownMethod(named: "first", in: real)), try #require(objc.ownMethod(named: "second", in: real)))
         #expect(try runtime.send(widget, "first").intValue == 2)
-        let divergence = try #require(runtime.dispatchDivergences.first)
-        #expect(divergence.send == "-[Widget first]")
-        #expect(divergence.model == "-[Widget first]")
-        #expect(divergence.real == "-[Widget second]")
+        #expect(runtime.dispatchDivergences.isEmpty, "native code's change, taken in: \(runtime.dispatchDivergences)")
+        #expect(runtime.method("first", in: cls)?.implementation.name == "-[Widget second]")
+        #expect(runtime.method("second", in: cls)?.implementation.name == "-[Widget first]")
+    }
+
+    @Test("an IMP native code installed runs natively with the method's convention, and the model lists methods native code added")
+    func nativeImplementations() throws {
+        let (runtime, cls, widget) = try Self.widget()
+        let real = try #require(MirroredRuntime.realClass(of: cls))
+        let realClass = OpaquePointer(bitPattern: real.address)!
+        // What an Objective-C hook does: method_setImplementation on the real method.
+        let method = try #require(atr_ownMethod(realClass, atr_selector("first")))
+        _ = atr_setImplementation(realClass, method, atr_oracleImplementation(7))
+        #expect(try runtime.send(widget, "first").intValue == 7)
+        #expect(runtime.dispatchDivergences.isEmpty)
+        #expect(runtime.method("first", in: cls)?.implementation.name.hasPrefix("native IMP") == true)
+        // class_addMethod: the model's method list has it, and sends run it.
+        #expect(atr_addMethod(realClass, atr_selector("third"), atr_oracleImplementation(9), "q@:"))
+        #expect(runtime.ownMethods(of: cls).map(\.selector.name).contains("third"))
+        #expect(try runtime.send(widget, "third").intValue == 9)
     }
 
     @Test("super sends are looked up by the real runtime from the static class")
