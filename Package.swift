@@ -339,10 +339,15 @@ if let objcIncludeDirectory {
             linkerSettings: [
                 .linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime"), .linkedLibrary("ffi"), .linkedLibrary("dl"),
                 // The bridge's method_setImplementation and method_exchangeImplementations
-                // interpose libobjc's for hook libraries loaded later (NativeMethodChanges.m).
+                // interpose libobjc's for hook libraries loaded later (NativeMethodChanges.m);
+                // its associated-object functions are theirs.
                 .unsafeFlags([
                     "-Xlinker", "--export-dynamic-symbol=method_setImplementation",
                     "-Xlinker", "--export-dynamic-symbol=method_exchangeImplementations",
+                    // objc4's associated objects, which GCC's runtime lacks (NativeAssociations.m).
+                    "-Xlinker", "--export-dynamic-symbol=objc_setAssociatedObject",
+                    "-Xlinker", "--export-dynamic-symbol=objc_getAssociatedObject",
+                    "-Xlinker", "--export-dynamic-symbol=objc_removeAssociatedObjects",
                 ]),
             ]
         ),

@@ -221,8 +221,13 @@ public final class ObjCRuntime: RuntimeOperations {
     }
 
     /// Installs the deallocation observer, once.
-    private static let observeDeallocation: Void = {
-        atr_observeDeallocation { object in ObjCRuntime.shared.forgetAssociations(of: object.address) }
+    /// Installs the deallocation observer, once: associations and the objects mirrored
+    /// runtimes adopted are forgotten when their object goes.
+    package static let observeDeallocation: Void = {
+        atr_observeDeallocation { object in
+            ObjCRuntime.shared.forgetAssociations(of: object.address)
+            ObjCDispatchEngine.nativeObjectDeallocated(at: object.address)
+        }
     }()
 
     /// Drops every association of the object at `address`, which is being deallocated.

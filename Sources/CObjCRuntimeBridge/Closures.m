@@ -93,6 +93,21 @@ static const char *read_type(const char *type, char *kind, ffi_type **ffiType) {
     return skip_digits(type);
 }
 
+bool atr_prepareCif(const char *types, ffi_cif *cif, ffi_type **argumentTypes, int capacity) {
+    char kind;
+    ffi_type *returnType = NULL;
+    const char *cursor = read_type(types, &kind, &returnType);
+    int count = 0;
+    while (cursor != NULL && *cursor != 0) {
+        if (count == capacity) return false;
+        char argumentKind;
+        cursor = read_type(cursor, &argumentKind, &argumentTypes[count]);
+        if (cursor != NULL) count++;
+    }
+    if (cursor == NULL || returnType == NULL || count < 2) return false;
+    return ffi_prep_cif(cif, FFI_DEFAULT_ABI, (unsigned)count, returnType, argumentTypes) == FFI_OK;
+}
+
 static void closure_entry(ffi_cif *cif, void *returnValue, void **arguments, void *userData) {
     (void)cif;
     Closure *closure = userData;

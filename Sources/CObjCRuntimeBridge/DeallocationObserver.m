@@ -13,11 +13,13 @@ static IMP originalObjectDealloc = NULL;
 static IMP originalProxyDealloc = NULL;
 
 static void observingObjectDealloc(id self, SEL _cmd) {
+    atr_forgetNativeAssociations((ATObjectRef)(void *)self);
     if (observer) observer((ATObjectRef)(void *)self);
     ((void (*)(id, SEL))originalObjectDealloc)(self, _cmd);
 }
 
 static void observingProxyDealloc(id self, SEL _cmd) {
+    atr_forgetNativeAssociations((ATObjectRef)(void *)self);
     if (observer) observer((ATObjectRef)(void *)self);
     ((void (*)(id, SEL))originalProxyDealloc)(self, _cmd);
 }

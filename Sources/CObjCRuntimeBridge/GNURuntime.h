@@ -35,6 +35,13 @@ static inline IMP atr_forwardingImplementation(id receiver, SEL selector) {
 extern void __objc_update_dispatch_table_for_class(Class);
 static inline void atr_refreshDispatchTables(Class cls) { __objc_update_dispatch_table_for_class(cls); }
 
+/* Prepares `cif` for a method of type encoding `types` (return type, then self, _cmd and
+   each argument), its argument types in `argumentTypes` (at most `capacity`); false for
+   an encoding closures cannot pass (a struct by value). Closures.m. */
+#include <ffi.h>
+#include <stdbool.h>
+bool atr_prepareCif(const char *types, ffi_cif *cif, ffi_type **argumentTypes, int capacity);
+
 /* libobjc's own method_setImplementation and method_exchangeImplementations, past the
    process-wide ones of NativeMethodChanges.m. */
 IMP atr_libobjcSetImplementation(Method method, IMP implementation);

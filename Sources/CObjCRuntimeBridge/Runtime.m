@@ -28,6 +28,8 @@ ATMethodRef atr_instanceMethod(ATClassRef cls, ATSelectorRef selector) {
     return (ATMethodRef)(void *)class_getInstanceMethod(AS_CLASS(cls), AS_SEL(selector));
 }
 
+bool atr_isClassObject(ATObjectRef object) { return class_isMetaClass(object_getClass((id)(void *)object)); }
+
 int atr_ownMethods(ATClassRef cls, ATMethodRef *methods, int capacity) {
     unsigned int count = 0;
     Method *list = class_copyMethodList(AS_CLASS(cls), &count);

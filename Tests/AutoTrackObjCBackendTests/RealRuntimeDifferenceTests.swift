@@ -134,8 +134,12 @@ import Testing
         #expect(value == 7, "objc4 forwards")
     }
 
-    @Test("once GNUstep forwarded a selector the slow way, it no longer asks forwardingTargetForSelector: for it (objc4 always asks first)")
+    @Test("once GNUstep forwarded a selector the slow way, it skips forwardingTargetForSelector: for it; the backend's forwarding hook asks first, as objc4")
     func slowForwardingDisablesFastForwarding() throws {
+        // GNUstep alone would skip the fast path below. Every mirrored runtime installs the
+        // backend's hook (so native code — an Objective-C hook's proxy — forwards as on
+        // iOS); tests share a process, so it is installed here whatever ran before.
+        atr_installFastForwarding()
         let selector = "differenceForwardedSlowFirst"
         let target = try Self.makeForwardingTarget("SlowFirstTarget", answering: selector, tag: 8)
         atr_bindFastForwardingTarget(OpaquePointer(bitPattern: target.address))
@@ -158,7 +162,7 @@ import Testing
             implementation: implementation(atr_fastForwardingImplementation()),
             types: "@@::")
         let (trace, raised) = Self.send(try #require(Self.runtime.makeObject(of: fast)), selector)
-        #expect(trace.isEmpty && raised, "the fast path is skipped for this selector from now on")
+        #expect(trace == [8] && !raised, "asked first, forwarded to the target, as objc4 does")
     }
 
     @Test("GNUstep's KVO subclasses the class -class reports, dropping a layer whose -class hides it; objc4 and the model subclass the real class")

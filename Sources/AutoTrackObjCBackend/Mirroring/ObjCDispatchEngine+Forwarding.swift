@@ -104,7 +104,8 @@ extension ObjCDispatchEngine {
     func value(bits: UInt64, kind: Character) -> RuntimeValue {
         switch kind {
         case "v": .void
-        case "@", "#": object(at: UInt(bits))
+        case "@": object(at: UInt(bits))
+        case "#": bits == 0 ? .object(nil) : .object(modelObject(at: UInt(bits)) ?? adoptedClass(at: UInt(bits)))
         case ":": OpaquePointer(bitPattern: UInt(bits)).map { .selector(Selector(String(cString: atr_selectorName($0)))) } ?? .int(0)
         case "c", "C", "B": .bool(bits != 0)
         case "d", "f": .double(Double(bitPattern: bits))
@@ -119,7 +120,7 @@ extension ObjCDispatchEngine {
         guard address != 0 else { return .object(nil) }
         if let found = modelObject(at: address) { return .object(found) }
         if let boxed = state.withLock({ $0.boxes[address] }) { return .value(boxed) }
-        return .object(nil)
+        return .object(adoptedObject(at: address))
     }
 
     /// The model's invocation for a native `NSInvocation`, or `nil` when it is not one.

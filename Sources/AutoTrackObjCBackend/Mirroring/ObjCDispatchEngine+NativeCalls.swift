@@ -28,7 +28,7 @@ extension ObjCDispatchEngine {
         _ implementation: Implementation, count: Int, kinds: UnsafePointer<CChar>, arguments: UnsafePointer<UInt64>,
         result: UnsafeMutablePointer<UInt64>
     ) {
-        guard let runtime = attachedRuntime.runtime, let receiver = modelObject(at: UInt(arguments[0])),
+        guard let runtime = attachedRuntime.runtime, let receiver = modelObject(at: UInt(arguments[0])) ?? adoptedObject(at: UInt(arguments[0])),
               let selectorPointer = OpaquePointer(bitPattern: UInt(arguments[1]))
         else {
             Self.failedNativeCalls.add(1, ordering: .relaxed)
@@ -40,7 +40,8 @@ extension ObjCDispatchEngine {
         for index in 2..<max(count, 2) {
             let bits = arguments[index]
             let kind = Character(UnicodeScalar(UInt8(bitPattern: kinds[index])))
-            if kind == "@", case .object(nil) = object(at: UInt(bits)), let invocation = invocation(at: UInt(bits), runtime: runtime) {
+            if kind == "@", bits != 0, modelObject(at: UInt(bits)) == nil, state.withLock({ $0.boxes[UInt(bits)] }) == nil,
+               let invocation = invocation(at: UInt(bits), runtime: runtime) {
                 // GNUstep's NSInvocation, handed to forwardInvocation:, as the model's.
                 invocations.append((UInt(bits), invocation))
                 values.append(.value(invocation))

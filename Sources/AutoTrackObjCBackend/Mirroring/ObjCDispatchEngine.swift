@@ -65,6 +65,9 @@ final class ObjCDispatchEngine: DispatchEngine {
         var signatures: [String: UInt] = [:]
         /// The implementations standing for `IMP`s native code installed, by `IMP`.
         var nativeImplementations: [UInt: Implementation] = [:]
+        /// The objects native code made that this runtime adopted, held until they are
+        /// deallocated.
+        var adopted: [UInt: RuntimeObject] = [:]
     }
 
     /// The errors implementations threw while native code called them, by thread: what a
@@ -78,12 +81,19 @@ final class ObjCDispatchEngine: DispatchEngine {
     }
 
     let state = Locked(State())
+    /// Serialises adopting native objects and classes (a chain is adopted at once).
+    let adoption = Locked(())
 
     /// An engine naming its real classes `prefix` + the model's name; a fresh prefix
     /// per engine when `nil`.
     init(prefix: String? = nil) {
         self.prefix = prefix ?? "ATR\(Self.nextRuntimeNumber.wrappingAdd(1, ordering: .relaxed).oldValue)_"
         Self.installHandler
+        // Adopted objects, and what native code associated, are forgotten at -dealloc.
+        ObjCRuntime.observeDeallocation
+        // Native code's sends to proxies that forward by the fast path alone reach
+        // their targets, as on objc4.
+        atr_installFastForwarding()
     }
 
     deinit {

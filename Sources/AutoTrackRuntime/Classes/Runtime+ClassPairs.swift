@@ -111,6 +111,61 @@ extension Runtime {
         return cls
     }
 
+    /// A class native code made in the real runtime deciding dispatch (its class and
+    /// metaclass `twin` and `metaclassTwin`), adopted: a registered class of this runtime
+    /// under `superclass` (a root when `nil`), with no methods of the model's own — its
+    /// sends are the real runtime's, and its methods are read from there when asked
+    /// for. Named `name` unless the runtime has a class of that name already.
+    package func adoptNativeClass(named name: String, superclass: RuntimeClass?, twin: UInt, metaclassTwin: UInt) -> RuntimeClass {
+        withLock { registry in
+            let meta: RuntimeClass
+            let cls: RuntimeClass
+            if let superclass {
+                let superMeta = superclass.metaclass
+                meta = RuntimeClass(name: name, superclass: superMeta, isMetaclass: true, runtime: self, isa: superMeta.realClass)
+                cls = RuntimeClass(name: name, superclass: superclass, isMetaclass: false, runtime: self, isa: meta)
+                superclass.subclassList.append(.init(value: cls))
+                superMeta.subclassList.append(.init(value: meta))
+            } else {
+                meta = RuntimeClass(name: name, superclass: nil, isMetaclass: true, runtime: self, isa: nil)
+                meta.setIsa(meta)
+                cls = RuntimeClass(name: name, superclass: nil, isMetaclass: false, runtime: self, isa: meta)
+                meta.superclassStorage = cls
+            }
+            meta.setInstanceClass(cls)
+            cls.twin = twin
+            meta.twin = metaclassTwin
+            cls.state = .registered
+            meta.state = .registered
+            engine?.adopt(cls)
+            engine?.adopt(meta)
+            if registry.classesByName[name] == nil { registry.classesByName[name] = cls }
+            registry.allClasses += [cls, meta]
+            return cls
+        }
+    }
+
+    /// An object standing for `twin`, an instance of `cls` native code made in the real
+    /// runtime deciding dispatch; it does not release the twin.
+    package func adoptNativeObject(twin: UInt, of cls: RuntimeClass) -> RuntimeObject {
+        RuntimeObject(adoptingTwin: twin, of: cls)
+    }
+
+    /// Moves `object` to `cls` in the model only: native code changed its real class
+    /// (`object_setClass` by an Objective-C hook), and the model follows.
+    func followNativeClassChange(of object: RuntimeObject, to cls: RuntimeClass) {
+        withLock { _ in
+            let previous = object.realClass
+            guard previous !== cls else { return }
+            noteDispatchChange()
+            if !object.isClassObject {
+                previous.liveInstances.subtract(1, ordering: .relaxed)
+                cls.liveInstances.add(1, ordering: .relaxed)
+            }
+            object.setIsa(cls)
+        }
+    }
+
     /// The registered class named `name` (`objc_getClass`).
     public func lookUpClass(_ name: String) -> RuntimeClass? {
         withLock { registry in registry.classesByName[name].flatMap { $0.state == .registered ? $0 : nil } }

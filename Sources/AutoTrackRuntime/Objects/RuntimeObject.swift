@@ -20,25 +20,43 @@ open class RuntimeObject: @unchecked Sendable {
     /// The twin in the real runtime deciding dispatch (its address), or 0. For a class,
     /// set once by its runtime before the class is published.
     package internal(set) var twin: UInt = 0
+    /// Whether this object made its twin and releases it (`false` for an object native
+    /// code made, which the runtime adopted).
+    private let ownsTwin: Bool
 
     /// Creates an instance of `cls`, which must be registered; use
     /// ``Runtime/allocate(_:)`` for a checked creation.
     public init(instanceOf cls: RuntimeClass) {
         isaStorage = Atomic(Unmanaged.passUnretained(cls))
         owningRuntime = cls.runtime
+        ownsTwin = true
         cls.liveInstances.add(1, ordering: .relaxed)
         if let engine = cls.runtime.engine { twin = engine.makeInstance(of: cls.twin, for: self) }
+    }
+
+    /// An object standing for `twin`, an object native code made in the real runtime
+    /// deciding `cls`'s runtime's dispatch (a hook's forwarding proxy, an app's
+    /// compiled object); it does not release the twin. (Internal, made through
+    /// ``Runtime/adoptNativeObject(twin:of:)``: a designated initializer other modules
+    /// see would have to be overridden by every host subclass.)
+    init(adoptingTwin twin: UInt, of cls: RuntimeClass) {
+        isaStorage = Atomic(Unmanaged.passUnretained(cls))
+        owningRuntime = cls.runtime
+        ownsTwin = false
+        cls.liveInstances.add(1, ordering: .relaxed)
+        self.twin = twin
     }
 
     init(classObjectWithIsa isa: RuntimeClass?) {
         isaStorage = Atomic(isa.map { Unmanaged.passUnretained($0) })
         owningRuntime = nil
+        ownsTwin = false
     }
 
     deinit {
         if let owningRuntime {
             realClass.liveInstances.subtract(1, ordering: .relaxed)
-            if twin != 0 { owningRuntime.engine?.releaseInstance(twin) }
+            if twin != 0, ownsTwin { owningRuntime.engine?.releaseInstance(twin) }
         }
     }
 

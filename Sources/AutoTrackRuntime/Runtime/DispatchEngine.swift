@@ -48,6 +48,10 @@ package protocol DispatchEngine: AnyObject, Sendable {
     /// native code too — each as the model's implementation (one of this runtime's, or
     /// one that calls the native `IMP`).
     func realOwnMethods(of cls: UInt) -> [(selector: Selector, implementation: Implementation, types: String)]
+    /// The class of this runtime standing for `object`'s real class when native code
+    /// changed it (`object_setClass` outside the model), adopting a class native code
+    /// made; `nil` when it is the model's.
+    func changedClass(of object: RuntimeObject) -> RuntimeClass?
     /// Forwards `message`, which nothing implements, through the real runtime's own
     /// forwarding — or answers `nil` to have the model's forwarding run.
     func forward(_ message: Message) throws(RuntimeError) -> RuntimeValue?
@@ -99,6 +103,7 @@ extension Runtime {
         _ engine: any DispatchEngine, _ receiver: RuntimeObject, _ selector: Selector, _ arguments: MessageArguments,
         superFrom staticClass: RuntimeClass?
     ) throws(RuntimeError) -> RuntimeValue {
+        if let changed = engine.changedClass(of: receiver) { followNativeClassChange(of: receiver, to: changed) }
         let real: EngineLookup
         let modelLookup: MethodCache.Lookup
         if let staticClass {

@@ -17,6 +17,23 @@
 #define AUTOTRACK_UIKIT_SHIM_H
 
 #import <Foundation/Foundation.h>
+#include <objc/runtime.h>
+
+/* objc4's associated objects, which GCC's runtime lacks: the process running the host
+   (the autotrack tool, the kit's children) defines them. */
+#ifndef OBJC_ASSOCIATION_ASSIGN
+typedef uintptr_t objc_AssociationPolicy;
+enum {
+    OBJC_ASSOCIATION_ASSIGN = 0,
+    OBJC_ASSOCIATION_RETAIN_NONATOMIC = 1,
+    OBJC_ASSOCIATION_COPY_NONATOMIC = 3,
+    OBJC_ASSOCIATION_RETAIN = 01401,
+    OBJC_ASSOCIATION_COPY = 01403,
+};
+void objc_setAssociatedObject(id object, const void *key, id value, objc_AssociationPolicy policy);
+id objc_getAssociatedObject(id object, const void *key);
+void objc_removeAssociatedObjects(id object);
+#endif
 
 typedef NSUInteger UIControlEvents;
 typedef NSInteger UIAlertActionStyle;

@@ -265,6 +265,15 @@ ATSendResult atr_callNatively(ATImplementation _Nonnull imp, ATObjectRef _Nonnul
 /** The methods `cls` has of its own, up to `capacity` written to `methods`; returns how
     many it has. */
 int atr_ownMethods(ATClassRef _Nonnull cls, ATMethodRef _Nullable *_Nonnull methods, int capacity);
+/** Releases the values native code associated with `object` (objc_setAssociatedObject),
+    which is being deallocated. */
+void atr_forgetNativeAssociations(ATObjectRef _Nonnull object);
+/** Gives every send native code makes objc4's fast forwarding: a receiver's
+    -forwardingTargetForSelector: is asked first (GNUstep asks it only for untyped
+    selectors). Once per process; NativeForwarding.m. */
+void atr_installFastForwarding(void);
+/** Whether `object` is a class (its isa is a metaclass). */
+bool atr_isClassObject(ATObjectRef _Nonnull object);
 /** The selector of `method`. */
 ATSelectorRef _Nonnull atr_methodSelector(ATMethodRef _Nonnull method);
 /** A retained NSMethodSignature for `types`. */
