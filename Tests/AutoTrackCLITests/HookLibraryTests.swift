@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `autotrack cflags`, `ldflags` and `conformance --hook-library`: an Objective-C hook
+/// library built with the printed flags runs the catalog on the real runtime; a naive one
+/// is caught by the rule it breaks; a library that cannot be loaded is an error.
+@Suite("Hook libraries written in Objective-C")
+struct HookLibraryTests {
+    /// The toolchain's clang (or the system's).
+    static let clang = ["/opt/swift/usr/bin/clang", "/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `executable`, returning its status and what it wrote to both streams.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    /// Builds `Examples/ObjCHooks/<source>` with the flags the tool prints.
+    static func build(_ source: String) throws -> String {
+        let clang = try #require(clang)
+        let cflags = try run(autotrackExecutable.path, ["cflags"]).output.split(whereSeparator: \.isWhitespace).map(String.init)
+        let ldflags = try run(autotrackExecutable.path, ["ldflags"]).output.split(whereSeparator: \.isWhitespace).map(String.init)
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-hook-\(UUID().uuidString).so").path
+        let input = packageRoot.appendingPathComponent("Examples/ObjCHooks/\(source)").path
+        let (status, output) = try run(clang, ["-Wall", "-Wextra", "-Werror"] + cflags + ["-o", library, input] + ldflags)
+        try #require(status == 0, "clang: \(output)")
+        return library
+    }
+
+    @Test("an add-then-exchange hook built with the printed flags passes", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && clang != nil, "needs the real Objective-C runtime and clang"))
+    func exchangeHookPasses() throws {
+        let library = try Self.build("send_action_exchange.m")
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let (status, output) = try Self.run(
+            autotrackExecutable.path, ["conformance", "--hook-library", library, "--scenario", "GEN-01", "--scenario", "SA-01", "--scenario", "SA-02"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("1 hooks, 3 scenario runs, 0 violations"), "\(output)")
+    }
+
+    @Test("a hook recording after the original is caught by rule 3", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && clang != nil, "needs the real Objective-C runtime and clang"))
+    func recordingAfterTheOriginalIsCaught() throws {
+        let library = try Self.build("naive/record_after_original.m")
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let (status, output) = try Self.run(autotrackExecutable.path, ["conformance", "--hook-library", library, "--scenario", "GEN-02"])
+        #expect(status == 1)
+        #expect(output.contains("rule 3: record then forward"), "\(output)")
+    }
+
+    @Test("a library that cannot be loaded is an error, not a pass", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn, "needs the real Objective-C runtime"))
+    func unloadableLibrary() throws {
+        let (status, output) = try Self.run(autotrackExecutable.path, ["conformance", "--hook-library", "/nonexistent/libhooks.so"])
+        #expect(status == 1)
+        #expect(output.contains("cannot load /nonexistent/libhooks.so"), "\(output)")
+    }
+
+    @Test("the flags name the hook header, the UIKit declarations and GCC's runtime ABI")
+    func flags() throws {
+        let cflags = try Self.run(autotrackExecutable.path, ["cflags"]).output
+        #expect(cflags.contains("-fobjc-runtime=gcc"))
+        #expect(cflags.contains("Sources/CAutoTrackHook/include"))
+        let ldflags = try Self.run(autotrackExecutable.path, ["ldflags"]).output
+        #expect(ldflags.contains("-shared") && ldflags.contains("-lobjc"))
+    }
+}
