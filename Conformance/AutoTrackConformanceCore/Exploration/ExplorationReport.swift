@@ -30,7 +30,7 @@ public struct ExplorationReport: Hashable, Sendable, Codable {
     /// One line per subject, then the totals.
     public var summary: String {
         var lines = results.map { result in
-            let verdict = result.passed ? "0 counterexamples" : "\(result.failingSessions) failing sessions, \(result.counterexamples.count) shrunk"
+            let verdict = result.passed ? "0 counterexamples" : "\(result.failingSessions) failing sessions, \(result.counterexamples.count) counterexamples kept"
             return "  \(result.subject): \(result.sessions) sessions, \(result.steps) steps, \(verdict)"
                 + (result.errors.isEmpty ? "" : ", \(result.errors.count) errors")
         }

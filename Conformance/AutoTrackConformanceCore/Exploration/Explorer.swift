@@ -57,6 +57,36 @@ public struct Explorer<Host: ExplorationHost>: Sendable {
         return nil
     }
 
+    /// The first difference between `steps` run without and with `subject`, with the
+    /// records of its step in both worlds — for a subject whose sessions cannot run again
+    /// in this process (a native hook's installation lasts for its process), whose
+    /// counterexample is the session as run (``counterexample(asRun:seed:subject:)``).
+    public func firstDifferenceAsRun(
+        _ steps: [Host.Step], subject: Host.Subject
+    ) throws -> (difference: SessionDifference, withoutSubject: StepRecord, withSubject: StepRecord)? {
+        let baseline = try self.baseline(steps)
+        let world = try host.makeWorld(subject: subject)
+        for (index, step) in steps.enumerated() {
+            let observed = host.perform(step, in: world)
+            if let difference = SessionDifference.between(baseline: baseline[index], subject: observed, at: index) {
+                return (difference, baseline[index], observed)
+            }
+        }
+        return nil
+    }
+
+    /// The counterexample of a session as run, not shrunk: its steps up to the first
+    /// difference, with the records ``firstDifferenceAsRun(_:subject:)`` gave.
+    public func counterexample(
+        asRun steps: [Host.Step], seed: UInt64, subject: Host.Subject,
+        found: (difference: SessionDifference, withoutSubject: StepRecord, withSubject: StepRecord)
+    ) -> Counterexample<Host.Step> {
+        Counterexample(
+            subject: host.name(of: subject), host: host.name, seed: seed, generatedSteps: steps.count,
+            steps: Array(steps.prefix(found.difference.step + 1)), difference: found.difference,
+            withoutSubject: found.withoutSubject, withSubject: found.withSubject)
+    }
+
     /// Explores `sessions` sessions from `seed` on, against each of `subjects`; every
     /// failing session is shrunk. `progress` is told of each session as it is done.
     public func explore(

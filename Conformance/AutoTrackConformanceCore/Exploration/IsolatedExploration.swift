@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The parent (``run(subjects:sessions:seed:workers:batchSize:deadline:arguments:progress:)``)
 /// starts children with the arguments its caller gives (a hidden subcommand of the
-/// tool); a child calls ``runChild(_:host:seed:sessions:fires:)``, which announces each
+/// tool); a child calls ``runChild(_:host:seed:sessions:shrinks:fires:)``, which announces each
 /// session before it runs and prints each counterexample as JSON.
 public enum IsolatedExploration {
     /// What the parent learns from one batch.
@@ -117,10 +117,12 @@ public enum IsolatedExploration {
     /// one that could not run, and
     /// `counterexample <json>` for each kept failure (a batch cut short by a crash still
     /// counts what it found), and `done <steps> <failing sessions>` at the end — then,
-    /// for an operator mutant, how often its defect fired (`fires`).
+    /// for an operator mutant, how often its defect fired (`fires`). With `shrinks`
+    /// off, a failing session is reported as run (for a subject whose sessions cannot run
+    /// again in the same process: give each child one session).
     public static func runChild(
         _ subject: ConformanceSubject, host: ReferenceHostExploration = ReferenceHostExploration(), seed: UInt64, sessions: Int,
-        fires: (() -> Int)? = nil
+        shrinks: Bool = true, fires: (() -> Int)? = nil
     ) {
         let explorer = Explorer(host: host)
         let encoder = JSONEncoder()
@@ -134,11 +136,21 @@ public enum IsolatedExploration {
             let session = explorer.session(seed: sessionSeed)
             steps += session.count
             do {
-                guard let difference = try explorer.firstDifference(session, subject: subject) else { continue }
-                failing += 1
-                say("failed \(sessionSeed)")
-                guard kept < explorer.counterexamplesKept else { continue }
-                let json = try encoder.encode(try explorer.counterexample(session, seed: sessionSeed, subject: subject, difference: difference))
+                let counterexample: Counterexample<ReferenceHostStep>
+                if shrinks {
+                    guard let difference = try explorer.firstDifference(session, subject: subject) else { continue }
+                    failing += 1
+                    say("failed \(sessionSeed)")
+                    guard kept < explorer.counterexamplesKept else { continue }
+                    counterexample = try explorer.counterexample(session, seed: sessionSeed, subject: subject, difference: difference)
+                } else {
+                    guard let found = try explorer.firstDifferenceAsRun(session, subject: subject) else { continue }
+                    failing += 1
+                    say("failed \(sessionSeed)")
+                    guard kept < explorer.counterexamplesKept else { continue }
+                    counterexample = explorer.counterexample(asRun: session, seed: sessionSeed, subject: subject, found: found)
+                }
+                let json = try encoder.encode(counterexample)
                 kept += 1
                 say("counterexample " + String(decoding: json, as: UTF8.self))
             } catch {

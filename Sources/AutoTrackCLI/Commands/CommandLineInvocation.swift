@@ -95,16 +95,17 @@ enum CommandLineInvocation {
             case .catalog: [.catalog]
             case .compiled: [.compiled]
             }
+            if values.value(Options.hookLibrary) != nil {
+                guard !values.isSet(Options.mutants) else { throw UsageError(message: "'--hook-library' runs the library's hooks: leave out '--mutants'") }
+                guard values.value(Options.backend) != .model else { throw UsageError(message: "'--hook-library' runs on the real runtime: leave out '--backend model'") }
+            }
             if let sessions = values.value(Options.explore) {
                 guard scenarioIDs.isEmpty else { throw UsageError(message: "'--explore' runs generated sessions, not catalog scenarios: leave out '--scenario'") }
                 self = .explore(ExploreCommand(
                     sessions: sessions, seed: values.value(Options.seed) ?? 1, mutants: values.isSet(Options.mutants), point: values.value(Options.point),
-                    jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), htmlOutput: values.value(Options.html)))
+                    jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), htmlOutput: values.value(Options.html),
+                    hookLibrary: values.value(Options.hookLibrary)))
                 return
-            }
-            if values.value(Options.hookLibrary) != nil {
-                guard !values.isSet(Options.mutants) else { throw UsageError(message: "'--hook-library' runs the library's hooks: leave out '--mutants'") }
-                guard values.value(Options.backend) != .model else { throw UsageError(message: "'--hook-library' runs on the real runtime: leave out '--backend model'") }
             }
             self = .conformance(ConformanceCommand(
                 jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), mutants: values.isSet(Options.mutants),
@@ -178,7 +179,8 @@ enum CommandLineInvocation {
             guard let subject = values.value(Options.subject), let seed = values.value(Options.seed), let sessions = values.value(Options.sessions) else {
                 throw UsageError(message: "'explore-worker' needs --subject S, --seed N and --sessions K")
             }
-            self = .exploreWorker(ExploreWorkerCommand(subject: subject, seed: seed, sessions: sessions))
+            self = .exploreWorker(ExploreWorkerCommand(
+                subject: subject, seed: seed, sessions: sessions, hookLibrary: values.value(ExploreWorkerCommand.Options.hookLibrary)))
         default: // track-stress
             typealias Options = TrackStressCommand.Options
             guard let directory = values.value(Options.directory), let count = values.value(Options.count) else {

@@ -16,6 +16,8 @@ struct ExploreCommand {
     var jsonOutput: String?
     var junitOutput: String?
     var htmlOutput: String?
+    /// A library of hooks written in C or Objective-C to explore instead.
+    var hookLibrary: String?
 
     /// The subjects explored, by name: the built-in hooks, or the mutants.
     var subjects: [ConformanceSubject] {
@@ -55,16 +57,20 @@ struct ExploreCommand {
     }
 
     func run() throws -> Int32 {
-        let subjects = self.subjects
+        let subjects = try hookLibrary.map { try NativeHookCatalog.subjects(library: $0).filter { point == nil || $0.point == point } } ?? self.subjects
         let names = subjects.map(\.name)
-        print("Exploring \(names.count) \(mutants ? "mutants" : "built-in hooks") × \(sessions) generated sessions from seed \(seed), "
-              + "each subject's sessions in child processes (2 at a time), against the same sessions without the subject")
+        let kind = hookLibrary.map { "hooks of \(URL(fileURLWithPath: $0).lastPathComponent)" } ?? (mutants ? "mutants" : "built-in hooks")
+        print("Exploring \(names.count) \(kind) × \(sessions) generated sessions from seed \(seed), "
+              + (hookLibrary == nil ? "each subject's sessions in child processes" : "each session in a child process on the real runtime")
+              + " (2 at a time), against the same sessions without the subject")
         let start = ContinuousClock.now
         let total = names.count * sessions
         let done = ProgressCounter()
-        let results = IsolatedExploration.run(subjects: names, sessions: sessions, seed: seed, arguments: { subject, seed, count in
-            ["explore-worker", "--subject", subject, "--seed", "\(seed)", "--sessions", "\(count)"]
-        }, progress: { subject, finished in
+        let library = hookLibrary
+        let results = IsolatedExploration.run(
+            subjects: names, sessions: sessions, seed: seed, batchSize: library == nil ? 250 : 1, arguments: { subject, seed, count in
+                ["explore-worker", "--subject", subject, "--seed", "\(seed)", "--sessions", "\(count)"] + (library.map { ["--hook-library", $0] } ?? [])
+            }, progress: { subject, finished in
             let sessionsDone = done.advance(subject: subject, to: finished)
             if total >= 2_000 { printError("explore: \(sessionsDone)/\(total) sessions (\(subject): \(finished))") }
         })
@@ -123,8 +129,20 @@ struct ExploreWorkerCommand {
     let subject: String
     let seed: UInt64
     let sessions: Int
+    /// The library whose hook `subject` names, when it is a native hook.
+    var hookLibrary: String?
 
     func run() throws -> Int32 {
+        #if AUTOTRACK_OBJC
+        if let hookLibrary {
+            // One session per process: a native hook's installation lasts for its
+            // process, so a failing session is reported as run, not shrunk.
+            let native = try NativeHookCatalog.subject(library: hookLibrary, named: subject)
+            IsolatedExploration.runChild(
+                native, host: ReferenceHostExploration(backend: NativeHookCatalog.backend), seed: seed, sessions: sessions, shrinks: false)
+            return 0
+        }
+        #endif
         guard let found = ExploreCommand.subject(named: subject) else { throw UsageError(message: "unknown subject '\(subject)'") }
         IsolatedExploration.runChild(found.subject, seed: seed, sessions: sessions, fires: found.fires.map { fires in { fires.total } })
         return 0

@@ -26,6 +26,16 @@ enum NativeHookCatalog {
     }
     #endif
 
+    /// The library's hooks as subjects (none where the real runtime is not built in).
+    static func subjects(library path: String) throws -> [ConformanceSubject] {
+        #if AUTOTRACK_OBJC
+        try NativeHookLibrary(path: path).hooks.map { ConformanceSubject($0) }
+        #else
+        printError(OracleCommand.unavailable)
+        return []
+        #endif
+    }
+
     /// Runs the catalog against every hook of the library at `path` (at `point`, of
     /// `scenarioIDs`, all when nil or empty); prints the matrix. Status 0 when all pass.
     static func evaluate(path: String, point: InterceptionPoint?, scenarioIDs: Set<String>) throws -> ([ConformanceReport], Int32) {

@@ -167,6 +167,7 @@ extension ExploreWorkerCommand {
         static let subject = CommandOption("--subject", .text("S"), help: "the hook or mutant")
         static let seed = CommandOption("--seed", .seed, help: "the first session's seed")
         static let sessions = CommandOption("--sessions", .number("N", in: 1...Int.max, "a positive number of sessions"), help: "how many")
-        static let all = [subject.declared, seed.declared, sessions.declared]
+        static let hookLibrary = CommandOption("--hook-library", .text("PATH.so"), help: "the subject is this library's hook")
+        static let all = [subject.declared, seed.declared, sessions.declared, hookLibrary.declared]
     }
 }
