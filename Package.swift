@@ -388,6 +388,11 @@ if let objcIncludeDirectory {
             swiftSettings: strictSettings
         ),
     ]
+    // The real runtime for hook authors: the backend (`MirroredRuntime`), hook libraries
+    // written in C or Objective-C (`NativeHookLibrary`) and their header. Its bridge has
+    // unsafe flags, so a package depends on it by branch or revision, not by version.
+    package.products.append(
+        .library(name: "AutoTrackRealRuntime", targets: ["AutoTrackObjCBackend", "AutoTrackNativeHooks", "CAutoTrackHook"]))
     for target in package.targets where target.name == "AutoTrackCLI" {
         target.dependencies += ["AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackNativeHooks"]
         // A condition, not canImport: a module left in .build by an earlier build
