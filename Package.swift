@@ -357,12 +357,6 @@ if let objcIncludeDirectory {
             dependencies: ["AutoTrackLocking", "CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackRuntime"],
             swiftSettings: strictSettings
         ),
-        // Hooks on the real runtime, from the contract's building blocks.
-        .target(
-            name: "AutoTrackObjCHooks",
-            dependencies: ["AutoTrackLocking", "AutoTrackObjCBackend", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackProperties", "AutoTrackEvents"],
-            swiftSettings: strictSettings
-        ),
         // Hooks written in C or Objective-C against the real runtime (autotrack_hook.h),
         // loaded from shared libraries and run through the package's combinator.
         .target(
@@ -381,7 +375,7 @@ if let objcIncludeDirectory {
         .testTarget(
             name: "AutoTrackObjCBackendTests",
             dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
-                "AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
+                "AutoTrackObjCBackend", "AutoTrackRuntimeOracle", "AutoTrackRuntime", "AutoTrackInterception",
                 "AutoTrackMethodWrapping", "AutoTrackEvents", "AutoTrackProperties", "CObjCRuntimeBridge", "AutoTrackConformanceCore", "AutoTrackConformance",
                 "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackNativeHooks",
             ],
@@ -394,7 +388,7 @@ if let objcIncludeDirectory {
     package.products.append(
         .library(name: "AutoTrackRealRuntime", targets: ["AutoTrackObjCBackend", "AutoTrackNativeHooks", "CAutoTrackHook"]))
     for target in package.targets where target.name == "AutoTrackCLI" {
-        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackObjCHooks", "AutoTrackRuntimeOracle", "AutoTrackNativeHooks"]
+        target.dependencies += ["AutoTrackObjCBackend", "AutoTrackRuntimeOracle", "AutoTrackNativeHooks"]
         // A condition, not canImport: a module left in .build by an earlier build
         // would satisfy canImport after the packages are gone.
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("AUTOTRACK_OBJC")]

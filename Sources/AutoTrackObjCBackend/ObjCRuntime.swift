@@ -280,14 +280,6 @@ public final class ObjCRuntime: RuntimeOperations {
     /// class's superclass, the class the object was made of.
     public var reportingSuperclassImplementation: ObjCImplementation { ObjCImplementation(atr_reportSuperclassImplementation()) }
 
-    /// The implementation `[super …]` compiled in `staticClass` runs for `call`'s
-    /// receiver and selector (`objc_msgSendSuper2`'s lookup; forwarding when no
-    /// superclass implements it).
-    public func superImplementation(for call: ObjCCall, compiledIn staticClass: ObjCClass) -> ObjCImplementation? {
-        atr_lookUpSuper(OpaquePointer(bitPattern: call.receiver)!, staticClass.pointer, OpaquePointer(bitPattern: call.selector)!)
-            .map(ObjCImplementation.init)
-    }
-
     /// `[object respondsToSelector:]`.
     public func responds(_ object: ObjCObject, to selector: String) throws(ObjCMessageError) -> Bool {
         try Self.checked(atr_respondsToSelector(object.pointer, atr_selector(selector))) != 0

@@ -359,22 +359,6 @@ typedef void (^ATAlertHandler)(id action);
 }
 @end
 
-static ATAlertHandlerCallback alertCallback = 0;
-
-void atr_setAlertHandlerCallback(ATAlertHandlerCallback callback) { alertCallback = callback; }
-
-void *atr_wrapAlertHandler(void *handler, int token) {
-    ATAlertHandler original = (ATAlertHandler)handler;
-    ATAlertHandler wrapped = ^(id action) {
-        if (alertCallback) alertCallback(token, (ATObjectRef)(void *)action, (void *)original);
-    };
-    return (void *)Block_copy(wrapped);
-}
-
-void atr_invokeAlertHandler(void *handler, ATObjectRef action) { ((ATAlertHandler)handler)((id)(void *)action); }
-
-void atr_releaseAlertHandler(void *handler) { Block_release((ATAlertHandler)handler); }
-
 ATObjectRef atr_appMakeAlertAction(const char *title, bool withHandler) {
     char entry[64];
     snprintf(entry, sizeof(entry), "handled %s", title);
@@ -391,48 +375,3 @@ ATSendResult atr_appTapAlertAction(ATObjectRef action) {
 }
 
 const char *atr_appAlertActionTitle(ATObjectRef action) { return ((ATAlertAction *)(void *)action)->title; }
-
-/* A forwarding proxy (RxCocoa's delegate proxies work this way): an NSProxy that stands
-   in for the delegate, forwards every message to it, and hands the messages a hook
-   asked for to a callback first. */
-static ATProxyCallback proxyCallback = 0;
-
-void atr_setProxyCallback(ATProxyCallback callback) { proxyCallback = callback; }
-
-@interface ATForwardingProxy : NSProxy {
-  @public
-    id target;
-    SEL intercepted;
-    int token;
-}
-@end
-
-@implementation ATForwardingProxy
-- (NSMethodSignature *)methodSignatureForSelector:(SEL)selector { return [target methodSignatureForSelector:selector]; }
-- (BOOL)respondsToSelector:(SEL)selector { return [target respondsToSelector:selector]; }
-- (void)forwardInvocation:(NSInvocation *)invocation {
-    if (proxyCallback && sel_isEqual([invocation selector], intercepted)) {
-        proxyCallback(token, (ATObjectRef)(void *)target, (void *)invocation);
-    } else {
-        [invocation invokeWithTarget:target];
-    }
-}
-@end
-
-ATObjectRef atr_makeForwardingProxy(ATObjectRef target, const char *intercepted, int token) {
-    ATForwardingProxy *proxy = [ATForwardingProxy alloc];
-    proxy->target = (id)(void *)target;
-    proxy->intercepted = sel_registerName(intercepted);
-    proxy->token = token;
-    return (ATObjectRef)(void *)proxy;
-}
-
-void atr_invokeInvocation(void *invocation, ATObjectRef target) {
-    [(NSInvocation *)invocation invokeWithTarget:(id)(void *)target];
-}
-
-ATObjectRef atr_invocationObjectArgument(void *invocation, int index) {
-    id argument = nil;
-    [(NSInvocation *)invocation getArgument:&argument atIndex:index];
-    return (ATObjectRef)(void *)argument;
-}

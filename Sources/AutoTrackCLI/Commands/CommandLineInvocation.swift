@@ -22,7 +22,6 @@ enum CommandLineInvocation {
     case collector(CollectorCommand)
     case oracle(OracleCommand)
     case oracleWorker(OracleWorkerCommand)
-    case objcScenario(ObjCScenarioCommand)
     case mirroredCatalog(MirroredCatalogCommand)
     case queueWriter(QueueWriterCommand)
     case trackStress(TrackStressCommand)
@@ -82,18 +81,13 @@ enum CommandLineInvocation {
         case "conformance":
             typealias Options = ConformanceCommand.Options
             let scenarioIDs = values.values(Options.scenario)
-            for id in scenarioIDs where ScenarioCatalog.scenario(id) == nil && !ObjCConformance.scenarios.contains(where: { $0.id == id }) {
-                throw UsageError(message: "'--scenario': unknown scenario '\(id)' (ids such as GEN-01, SA-L4, DS-T2, ODS-3)")
+            for id in scenarioIDs where ScenarioCatalog.scenario(id) == nil {
+                throw UsageError(message: "'--scenario': unknown scenario '\(id)' (ids such as GEN-01, SA-L4, DS-T2, EXP-3)")
             }
             let backends: [ConformanceCommand.ConformanceBackend] = switch values.value(Options.backend) ?? .all {
             case .all: ConformanceCommand.ConformanceBackend.available
             case .model: [.model]
             case .objc: [.objc]
-            }
-            let objcParts: [ConformanceCommand.ObjCPart] = switch values.value(Options.objc) ?? .all {
-            case .all: ConformanceCommand.ObjCPart.allCases
-            case .catalog: [.catalog]
-            case .compiled: [.compiled]
             }
             if values.value(Options.hookLibrary) != nil {
                 guard !values.isSet(Options.mutants) else { throw UsageError(message: "'--hook-library' runs the library's hooks: leave out '--mutants'") }
@@ -109,7 +103,7 @@ enum CommandLineInvocation {
             }
             self = .conformance(ConformanceCommand(
                 jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), mutants: values.isSet(Options.mutants),
-                scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends, objcParts: objcParts,
+                scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends,
                 hookLibrary: values.value(Options.hookLibrary)))
         case "demo":
             typealias Options = DemoCommand.Options
@@ -136,12 +130,6 @@ enum CommandLineInvocation {
             self = .oracle(OracleCommand(
                 programs: values.value(Options.programs) ?? 10_000, seed: values.value(Options.seed) ?? 1,
                 workers: values.value(Options.workers) ?? 2, jsonOutput: values.value(Options.json), crashSeed: values.value(Options.crashSeed)))
-        case "objc-scenario":
-            typealias Options = ObjCScenarioCommand.Options
-            guard let subject = values.value(Options.subject), let scenario = values.value(Options.scenario) else {
-                throw UsageError(message: "'objc-scenario' needs --subject S and --scenario ID")
-            }
-            self = .objcScenario(ObjCScenarioCommand(subject: subject, scenarioID: scenario, operatorName: values.value(Options.mutationOperator)))
         case "mirrored-catalog":
             typealias Options = MirroredCatalogCommand.Options
             guard let subject = values.value(Options.subject) else { throw UsageError(message: "'mirrored-catalog' needs --subject S") }
@@ -209,8 +197,6 @@ enum CommandLineInvocation {
         case .oracle(let command):
             return try command.run()
         case .oracleWorker(let command):
-            return try command.run()
-        case .objcScenario(let command):
             return try command.run()
         case .mirroredCatalog(let command):
             return try command.run()

@@ -114,10 +114,6 @@ struct CommandSpec: Sendable {
             options: QueueWriterCommand.Options.all,
             example: "autotrack queue-writer --dir /tmp/q --count 1000", isHidden: true),
         CommandSpec(
-            name: "objc-scenario", summary: "Test helper: one real-runtime scenario in this process.",
-            options: ObjCScenarioCommand.Options.all,
-            example: "autotrack objc-scenario --subject objc-delegate-selection-dynamic-subclass --scenario ODS-3", isHidden: true),
-        CommandSpec(
             name: "mirrored-catalog", summary: "Test helper: scenarios of one subject on the real runtime in this process.",
             options: MirroredCatalogCommand.Options.all,
             example: "autotrack mirrored-catalog --subject send-action/control --scenario SA-01", isHidden: true),

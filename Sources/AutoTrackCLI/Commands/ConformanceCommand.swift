@@ -15,18 +15,8 @@ struct ConformanceCommand {
     var point: InterceptionPoint?
     /// The runtimes to run on.
     var backends: [ConformanceBackend] = ConformanceBackend.available
-    /// What runs on the real runtime.
-    var objcParts: [ObjCPart] = ObjCPart.allCases
     /// A library of hooks written in C or Objective-C to run instead of the built-in hooks.
     var hookLibrary: String?
-
-    /// What runs on the real runtime.
-    enum ObjCPart: String, CaseIterable {
-        /// The catalog with the built-in hooks, on mirrored runtimes.
-        case catalog
-        /// The scenarios on the app's compiled classes, with the hooks built for them.
-        case compiled
-    }
 
     /// A runtime the catalog runs on.
     enum ConformanceBackend: String, CaseIterable {
@@ -36,7 +26,7 @@ struct ConformanceCommand {
         case objc
 
         /// Every backend this build has.
-        static var available: [ConformanceBackend] { ObjCConformance.isAvailable ? [.model, .objc] : [.model] }
+        static var available: [ConformanceBackend] { MirroredCatalog.backend != nil ? [.model, .objc] : [.model] }
     }
 
     /// Prints the matrix and returns the exit status: 0 when every built-in hook passes
@@ -70,73 +60,16 @@ struct ConformanceCommand {
         return status
     }
 
-    /// The real runtime: the whole catalog with the built-in hooks on mirrored runtimes,
-    /// then the scenarios on the app's own compiled classes with the hooks built for
-    /// them; each in child processes.
+    /// The real runtime: the whole catalog with the built-in hooks (or the mutants) on
+    /// mirrored runtimes, each hook in child processes.
     private func runOnRealRuntime() throws -> ([ConformanceReport], Int32) {
-        guard ObjCConformance.isAvailable else {
+        guard MirroredCatalog.backend != nil else {
             printError(OracleCommand.unavailable)
             return ([], 1)
         }
-        var reports: [ConformanceReport] = []
-        var status: Int32 = 0
-        let catalogIDs = scenarioIDs.filter { ScenarioCatalog.scenario($0) != nil }
-        if objcParts.contains(.catalog), scenarioIDs.isEmpty || !catalogIDs.isEmpty {
-            let (mirrored, mirroredStatus) = mutants
-                ? try MirroredCatalog.evaluateMutants(point: point, scenarioIDs: catalogIDs)
-                : try MirroredCatalog.evaluateBuiltIns(point: point, scenarioIDs: catalogIDs)
-            reports += mirrored
-            status = max(status, mirroredStatus)
-        }
-        guard objcParts.contains(.compiled) else { return (reports, status) }
-        let (compiled, compiledStatus) = try runOnCompiledClasses()
-        return (reports + compiled, max(status, compiledStatus))
-    }
-
-    /// The scenarios on the app's classes compiled from Objective-C, with the hooks built
-    /// for the real runtime, each scenario in a child process.
-    private func runOnCompiledClasses() throws -> ([ConformanceReport], Int32) {
-        let scenarioIDs = self.scenarioIDs.filter { id in ObjCConformance.scenarios.contains { $0.id == id } }
-        guard self.scenarioIDs.isEmpty || !scenarioIDs.isEmpty else { return ([], 0) }
-        let reports = try ObjCConformance.evaluate(mutants: mutants, scenarioIDs: scenarioIDs)
-            .filter { point == nil || $0.point == point?.name }
-        print(mutants
-            ? "\nOn the app's compiled classes (objc: GCC libobjc + GNUstep Base), the deliberately broken hooks (FAIL = caught; each scenario in its own process)"
-            : "\nOn the app's compiled classes (objc: GCC libobjc + GNUstep Base), the hooks built for the real runtime, each scenario in its own process")
-        for report in reports { print(report.table) }
-        if mutants {
-            // Each deliberately broken hook must be caught by the scenarios that name it.
-            let caughtBy = Dictionary(uniqueKeysWithValues: ObjCConformance.subjects.map { ($0.name, $0.caughtBy) })
-            let caught = scenarioIDs.isEmpty ? reports.allSatisfy { Set(caughtBy[$0.subject] ?? []).isSubset(of: $0.failedScenarioIDs) } : true
-            print(caught ? "every broken real-runtime hook is caught (a crash among them, the run going on)" : "a broken real-runtime hook SURVIVED")
-            // The combinator's operators, applied to each real-runtime hook.
-            var operatorReports: [ConformanceReport] = []
-            var survivors: [String] = []
-            var killed = 0, equivalent = 0
-            let builtIn = ObjCConformance.subjects(mutants: false)
-            print("\nOperator mutants on the real runtime (\(ObjCConformance.operators.count) operators × \(builtIn.count) hooks)")
-            for subject in builtIn where point == nil || subject.point == point?.name {
-                for name in ObjCConformance.operators {
-                    let (report, fires) = try ObjCConformance.report(subject: subject, operator: name, scenarioIDs: scenarioIDs)
-                    operatorReports.append(report)
-                    let verdict: String
-                    if !report.passed {
-                        killed += 1
-                        verdict = "killed by \(report.failedScenarioIDs.joined(separator: " "))"
-                    } else if fires == 0 {
-                        equivalent += 1
-                        verdict = "equivalent — the hook never takes the path it changes"
-                    } else {
-                        survivors.append(report.subject)
-                        verdict = "SURVIVED"
-                    }
-                    print("  \(report.subject): \(verdict)")
-                }
-            }
-            print("objc: \(killed)/\(killed + survivors.count) non-equivalent operator mutants killed, \(equivalent) equivalent")
-            return (reports + operatorReports, caught && survivors.isEmpty ? 0 : 1)
-        }
-        return (reports, reports.allSatisfy(\.passed) ? 0 : 1)
+        return mutants
+            ? try MirroredCatalog.evaluateMutants(point: point, scenarioIDs: scenarioIDs)
+            : try MirroredCatalog.evaluateBuiltIns(point: point, scenarioIDs: scenarioIDs)
     }
 
     /// The catalog on the model and the reference host.

@@ -193,20 +193,6 @@ int atr_oracleTraceCount(void);
 /** Entry `index` of the calling thread's trace. */
 int atr_oracleTraceEntry(int index);
 
-/* Trampolines: distinct IMPs of methods taking up to four integer or pointer arguments
-   and returning an integer, a pointer or nothing, that call one handler with their
-   slot, so each installation of a hook has an IMP of its own. */
-
-/** How many trampoline slots there are. */
-enum { ATR_TRAMPOLINES = 32 };
-/** What a trampoline calls: its slot, then the message's receiver, selector and arguments. */
-typedef uintptr_t (*ATTrampolineHandler)(int slot, ATObjectRef _Nullable receiver, ATSelectorRef _Nullable selector,
-                                         uintptr_t first, uintptr_t second, uintptr_t third, uintptr_t fourth);
-/** Sets the handler every trampoline calls. */
-void atr_setTrampolineHandler(ATTrampolineHandler _Nullable handler);
-/** The trampoline of `slot`, or NULL outside 0 ..< ATR_TRAMPOLINES. */
-ATImplementation _Nullable atr_trampoline(int slot);
-
 /* Closures: an IMP of its own for each implementation of a mirrored runtime, made with
    libffi for the method's type encoding, so native code can call it with the C calling
    convention of that encoding. Every argument reaches the handler as 64 bits (an
@@ -339,19 +325,6 @@ void atr_appControlAddTarget(ATObjectRef _Nonnull control, ATObjectRef _Nonnull 
 ATSendResult atr_appTouch(ATObjectRef _Nonnull control);
 /** `[control sendAction:action to:target forEvent:nil]`: an action sent from code. */
 ATSendResult atr_appSendAction(ATObjectRef _Nonnull control, ATObjectRef _Nonnull target, const char *_Nonnull action);
-/** What a wrapped alert handler calls: the token it was wrapped with, the action, and
-    the original handler (NULL when there was none), which the callee runs with
-    atr_invokeAlertHandler. */
-typedef void (*ATAlertHandlerCallback)(int token, ATObjectRef _Nonnull action, void *_Nullable originalHandler);
-/** Sets the callback every wrapped alert handler calls. */
-void atr_setAlertHandlerCallback(ATAlertHandlerCallback _Nullable callback);
-/** A new handler block (+1, a heap block) that calls the callback with `token`, the
-    action and `handler` (a block taking the action, or NULL). */
-void *_Nonnull atr_wrapAlertHandler(void *_Nullable handler, int token);
-/** Releases a handler block made by atr_wrapAlertHandler (once the action copied it). */
-void atr_releaseAlertHandler(void *_Nonnull handler);
-/** Runs an alert handler block with `action`. */
-void atr_invokeAlertHandler(void *_Nonnull handler, ATObjectRef _Nonnull action);
 /** `+[ATAlertAction actionWithTitle:handler:]` (a message: hookable): a new action whose
     handler logs `handled <title>`, or none with `withHandler` false. +0 (autoreleased
     into the caller's pool: retain it). */
@@ -360,19 +333,6 @@ ATObjectRef _Nonnull atr_appMakeAlertAction(const char *_Nonnull title, bool wit
 ATSendResult atr_appTapAlertAction(ATObjectRef _Nonnull action);
 /** The action's title. */
 const char *_Nonnull atr_appAlertActionTitle(ATObjectRef _Nonnull action);
-/** What a forwarding proxy calls for the message it intercepts: its token, its target,
-    and the invocation (which the callee invokes on the target with
-    atr_invokeInvocation). */
-typedef void (*ATProxyCallback)(int token, ATObjectRef _Nonnull target, void *_Nonnull invocation);
-/** Sets the callback every forwarding proxy calls. */
-void atr_setProxyCallback(ATProxyCallback _Nullable callback);
-/** A new NSProxy (+1) that forwards every message to `target` (held unretained, as a
-    delegate is) and hands `intercepted` messages to the callback with `token`. */
-ATObjectRef _Nonnull atr_makeForwardingProxy(ATObjectRef _Nonnull target, const char *_Nonnull intercepted, int token);
-/** `[invocation invokeWithTarget:target]`. */
-void atr_invokeInvocation(void *_Nonnull invocation, ATObjectRef _Nonnull target);
-/** The object argument at `index` (2 for the first after self and _cmd). */
-ATObjectRef _Nullable atr_invocationObjectArgument(void *_Nonnull invocation, int index);
 /** A new ATTapGestureRecognizer (+1). */
 ATObjectRef _Nonnull atr_appNewTapRecognizer(void);
 /** `[recognizer addTarget:target action:action]` (a message: hookable). */

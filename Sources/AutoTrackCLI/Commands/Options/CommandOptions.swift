@@ -49,9 +49,6 @@ extension ConformanceCommand {
         static let backend = CommandOption(
             "--backend", OptionKind<BackendChoice>.choice("backend"),
             help: "the runtime: the model, the real Objective-C runtime, or every one built in (default)")
-        static let objc = CommandOption(
-            "--objc", OptionKind<PartChoice>.choice("part"),
-            help: "on the real runtime: the catalog with the built-in hooks, the scenarios on the app's compiled classes, or both (default)")
         static let explore = CommandOption(
             "--explore", .number("N", in: 1...Int.max, "a positive number of sessions"),
             help: "instead of the catalog: N generated sessions per subject, each against the same session without it and the specification")
@@ -61,18 +58,13 @@ extension ConformanceCommand {
             "--hook-library", .text("PATH.so"),
             help: "instead of the built-in hooks: the hooks of a library written in C or Objective-C (autotrack_hook.h), on the real runtime")
         static let all = [
-            json.declared, junit.declared, scenario.declared, point.declared, mutants.declared, backend.declared, objc.declared, explore.declared,
+            json.declared, junit.declared, scenario.declared, point.declared, mutants.declared, backend.declared, explore.declared,
             seed.declared, html.declared, hookLibrary.declared,
         ]
 
         /// `--backend`: one runtime, or all.
         enum BackendChoice: String, CaseIterable, Sendable {
             case model, objc, all
-        }
-
-        /// `--objc`: one part, or all.
-        enum PartChoice: String, CaseIterable, Sendable {
-            case catalog, compiled, all
         }
     }
 }
@@ -113,15 +105,6 @@ extension QueueWriterCommand {
         static let ndjson = CommandOption("--ndjson", .text("FILE"), help: "write batches to this NDJSON file instead")
         static let sync = CommandOption("--sync", .flag, help: "fsync each append")
         static let all = [directory.declared, count.declared, ndjson.declared, sync.declared]
-    }
-}
-
-extension ObjCScenarioCommand {
-    enum Options {
-        static let subject = CommandOption("--subject", .text("S"), help: "the hook")
-        static let scenario = CommandOption("--scenario", .text("ID"), help: "the scenario")
-        static let mutationOperator = CommandOption("--operator", .text("NAME"), help: "a mutation operator to apply")
-        static let all = [subject.declared, scenario.declared, mutationOperator.declared]
     }
 }
 
