@@ -35,7 +35,11 @@ public final class ObjCRuntime: RuntimeOperations {
     /// Associations by object (or class) address, then key.
     private let associations = Locked<[UInt: [String: any AnyObject & Sendable]]>([:])
 
-    private init() {}
+    private init() {
+        // Swift's threads send messages too: GCC's runtime must not free old dispatch
+        // tables under them.
+        atr_declareThreads()
+    }
 
     // MARK: Wrapping the runtime's pointers
 

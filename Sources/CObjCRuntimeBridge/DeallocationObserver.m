@@ -39,5 +39,8 @@ static void install(void) {
 
 void atr_observeDeallocation(ATDeallocationObserver newObserver) {
     observer = newObserver;
+    /* Installing rebuilds every class's dispatch table: none may be freed under a
+       thread looking a message up. */
+    atr_declareThreads();
     pthread_once(&installed, install);
 }

@@ -4,6 +4,8 @@
 #include <objc/message.h>
 #include <objc/runtime.h>
 #include <string.h>
+#include <pthread.h>
+#include <objc/thr.h>
 #include "CObjCRuntimeBridge.h"
 #include "GNURuntime.h"
 
@@ -27,6 +29,16 @@ const char *atr_selectorName(ATSelectorRef selector) { return sel_getName(AS_SEL
 ATMethodRef atr_instanceMethod(ATClassRef cls, ATSelectorRef selector) {
     return (ATMethodRef)(void *)class_getInstanceMethod(AS_CLASS(cls), AS_SEL(selector));
 }
+
+/* GCC's runtime frees a class's old dispatch table at once when it believes the process
+   has one thread — and it counts only the threads it started (objc_thread_detach) or was
+   told of (objc_thread_add). Swift's and Dispatch's threads are neither, so a table
+   rebuilt on one thread (an implementation change, the deallocation observer's install)
+   was freed while others were still looking messages up in it. Declaring one more thread
+   makes the runtime keep old tables as garbage instead. */
+static pthread_once_t threadsDeclared = PTHREAD_ONCE_INIT;
+static void declareThreads(void) { objc_thread_add(); }
+void atr_declareThreads(void) { pthread_once(&threadsDeclared, declareThreads); }
 
 bool atr_isClassObject(ATObjectRef object) { return class_isMetaClass(object_getClass((id)(void *)object)); }
 

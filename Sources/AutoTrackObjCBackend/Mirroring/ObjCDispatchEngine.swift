@@ -88,6 +88,7 @@ final class ObjCDispatchEngine: DispatchEngine {
     /// per engine when `nil`.
     init(prefix: String? = nil) {
         self.prefix = prefix ?? "ATR\(Self.nextRuntimeNumber.wrappingAdd(1, ordering: .relaxed).oldValue)_"
+        atr_declareThreads()
         Self.installHandler
         // Adopted objects, and what native code associated, are forgotten at -dealloc.
         ObjCRuntime.observeDeallocation

@@ -258,6 +258,9 @@ void atr_forgetNativeAssociations(ATObjectRef _Nonnull object);
     -forwardingTargetForSelector: is asked first (GNUstep asks it only for untyped
     selectors). Once per process; NativeForwarding.m. */
 void atr_installFastForwarding(void);
+/** Tells GCC's runtime the process has threads it did not start, so that it never frees
+    a dispatch table another thread may be reading (once per process; Runtime.m). */
+void atr_declareThreads(void);
 /** Whether `object` is a class (its isa is a metaclass). */
 bool atr_isClassObject(ATObjectRef _Nonnull object);
 /** The selector of `method`. */
