@@ -60,7 +60,7 @@ public struct Explorer<Host: ExplorationHost>: Sendable {
     /// The first difference between `steps` run without and with `subject`, with the
     /// records of its step in both worlds — for a subject whose sessions cannot run again
     /// in this process (a native hook's installation lasts for its process), whose
-    /// counterexample is the session as run (``counterexample(asRun:seed:subject:)``).
+    /// counterexample is the session as run (``counterexample(asRun:seed:subject:found:)``).
     public func firstDifferenceAsRun(
         _ steps: [Host.Step], subject: Host.Subject
     ) throws -> (difference: SessionDifference, withoutSubject: StepRecord, withSubject: StepRecord)? {
