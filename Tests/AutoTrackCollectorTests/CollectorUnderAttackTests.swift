@@ -113,7 +113,9 @@ struct CollectorUnderAttackTests {
             if status == 200 { served += 1 }
         }
         #expect(served == tries, "honest first tries served: \(served) of \(tries)")
-        #expect(collector.counts.evictedConnections >= tries)
+        // An eviction is counted by the evicted connection's own thread once its read
+        // wakes, which may come after the honest client already has its answer.
+        #expect(waitUntil { collector.counts.evictedConnections >= tries }, "evicted: \(collector.counts.evictedConnections)")
         #expect(collector.refusals.contains { $0.hasPrefix("503 a slow request gave its slot") })
         print("slowloris at the cap of \(cap): \(served) of \(tries) honest first tries served; \(collector.counts)")
     }
