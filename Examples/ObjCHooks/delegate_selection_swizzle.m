@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "autotrack_hook.h"
+#include "add_then_exchange.h"
 
 static autotrack_hook_installation *installation;
 static const autotrack_hook_api *kit;
@@ -153,22 +154,6 @@ static void wrapSelection(id delegate, SEL selector) {
 }
 @end
 
-static BOOL exchange(Class cls, SEL original, SEL replacement, char *error, size_t capacity) {
-    Method replacementMethod = class_getInstanceMethod([ExampleSelectionHook class], replacement);
-    Method originalMethod = class_getInstanceMethod(cls, original);
-    if (originalMethod == NULL) {
-        snprintf(error, capacity, "%s has no -%s", class_getName(cls), sel_getName(original));
-        return NO;
-    }
-    class_addMethod(cls, original, method_getImplementation(originalMethod), method_getTypeEncoding(originalMethod));
-    if (!class_addMethod(cls, replacement, method_getImplementation(replacementMethod), method_getTypeEncoding(replacementMethod))) {
-        snprintf(error, capacity, "%s already has -%s", class_getName(cls), sel_getName(replacement));
-        return NO;
-    }
-    method_exchangeImplementations(class_getInstanceMethod(cls, original), class_getInstanceMethod(cls, replacement));
-    return YES;
-}
-
 /* Lists whose delegate was set before the hook: their delegates' classes now. */
 static int install(autotrack_hook_installation *newInstallation, const autotrack_hook_api *api, char *error, size_t capacity) {
     installation = newInstallation;
@@ -180,8 +165,8 @@ static int install(autotrack_hook_installation *newInstallation, const autotrack
         snprintf(error, capacity, "the host has no UITableView or UICollectionView");
         return -1;
     }
-    if (!exchange(table, @selector(setDelegate:), @selector(example_setTableDelegate:), error, capacity)) return -1;
-    if (!exchange(collection, @selector(setDelegate:), @selector(example_setCollectionDelegate:), error, capacity)) return -1;
+    if (!add_then_exchange([ExampleSelectionHook class], table, @selector(setDelegate:), @selector(example_setTableDelegate:), error, capacity)) return -1;
+    if (!add_then_exchange([ExampleSelectionHook class], collection, @selector(setDelegate:), @selector(example_setCollectionDelegate:), error, capacity)) return -1;
     exchanged = YES;
     return 0;
 }

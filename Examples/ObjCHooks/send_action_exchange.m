@@ -9,6 +9,7 @@
 #include <objc/runtime.h>
 #include <stdio.h>
 #include "autotrack_hook.h"
+#include "add_then_exchange.h"
 
 static autotrack_hook_installation *installation;
 static const autotrack_hook_api *kit;
@@ -63,25 +64,6 @@ static void runClosureOriginal(void *context) {
 }
 @end
 
-/* Adds `replacement` (ExampleSendActionHook's) to `cls` and exchanges it with `original`.
-   The original is added first: when `cls` only inherits it, exchanging the inherited
-   method would change the superclass and every sibling. */
-static BOOL exchange(Class cls, SEL original, SEL replacement, char *error, size_t capacity) {
-    Method replacementMethod = class_getInstanceMethod([ExampleSendActionHook class], replacement);
-    Method originalMethod = class_getInstanceMethod(cls, original);
-    if (originalMethod == NULL) {
-        snprintf(error, capacity, "%s has no -%s", class_getName(cls), sel_getName(original));
-        return NO;
-    }
-    class_addMethod(cls, original, method_getImplementation(originalMethod), method_getTypeEncoding(originalMethod));
-    if (!class_addMethod(cls, replacement, method_getImplementation(replacementMethod), method_getTypeEncoding(replacementMethod))) {
-        snprintf(error, capacity, "%s already has -%s", class_getName(cls), sel_getName(replacement));
-        return NO;
-    }
-    method_exchangeImplementations(class_getInstanceMethod(cls, original), class_getInstanceMethod(cls, replacement));
-    return YES;
-}
-
 static int install(autotrack_hook_installation *newInstallation, const autotrack_hook_api *api, char *error, size_t capacity) {
     installation = newInstallation;
     kit = api;
@@ -91,8 +73,8 @@ static int install(autotrack_hook_installation *newInstallation, const autotrack
         snprintf(error, capacity, "the host has no UIControl");
         return -1;
     }
-    if (!exchange(control, @selector(sendAction:to:forEvent:), @selector(example_sendAction:to:forEvent:), error, capacity)) return -1;
-    if (!exchange(control, @selector(sendAction:), @selector(example_sendAction:), error, capacity)) return -1;
+    if (!add_then_exchange([ExampleSendActionHook class], control, @selector(sendAction:to:forEvent:), @selector(example_sendAction:to:forEvent:), error, capacity)) return -1;
+    if (!add_then_exchange([ExampleSendActionHook class], control, @selector(sendAction:), @selector(example_sendAction:), error, capacity)) return -1;
     exchanged = YES;
     return 0;
 }

@@ -1,5 +1,6 @@
 /// AutoTrackInterception: `HookError`, `RuntimeOperations` appear in this file's public API.
 public import AutoTrackInterception
+/// AutoTrackMethodWrapping: its `RuntimeOperations` requirements are this file's public API.
 public import AutoTrackMethodWrapping
 import CObjCRuntimeBridge
 import AutoTrackLocking

@@ -6,6 +6,7 @@
 #include <objc/runtime.h>
 #include <stdio.h>
 #include "autotrack_hook.h"
+#include "../add_then_exchange.h"
 
 static autotrack_hook_installation *installation;
 static const autotrack_hook_api *kit;
@@ -109,22 +110,6 @@ static id unwrapped(id delegate) {
 }
 @end
 
-static BOOL exchange(Class cls, SEL original, SEL replacement, char *error, size_t capacity) {
-    Method replacementMethod = class_getInstanceMethod([NaiveRetainingProxyHook class], replacement);
-    Method originalMethod = class_getInstanceMethod(cls, original);
-    if (originalMethod == NULL) {
-        snprintf(error, capacity, "%s has no -%s", class_getName(cls), sel_getName(original));
-        return NO;
-    }
-    class_addMethod(cls, original, method_getImplementation(originalMethod), method_getTypeEncoding(originalMethod));
-    if (!class_addMethod(cls, replacement, method_getImplementation(replacementMethod), method_getTypeEncoding(replacementMethod))) {
-        snprintf(error, capacity, "%s already has -%s", class_getName(cls), sel_getName(replacement));
-        return NO;
-    }
-    method_exchangeImplementations(class_getInstanceMethod(cls, original), class_getInstanceMethod(cls, replacement));
-    return YES;
-}
-
 static int install(autotrack_hook_installation *newInstallation, const autotrack_hook_api *api, char *error, size_t capacity) {
     installation = newInstallation;
     kit = api;
@@ -136,8 +121,8 @@ static int install(autotrack_hook_installation *newInstallation, const autotrack
             snprintf(error, capacity, "the host has no %s", names[index]);
             return -1;
         }
-        if (!exchange(list, @selector(setDelegate:), @selector(naive_retaining_setDelegate:), error, capacity)) return -1;
-        if (!exchange(list, @selector(delegate), @selector(naive_retaining_delegate), error, capacity)) return -1;
+        if (!add_then_exchange([NaiveRetainingProxyHook class], list, @selector(setDelegate:), @selector(naive_retaining_setDelegate:), error, capacity)) return -1;
+        if (!add_then_exchange([NaiveRetainingProxyHook class], list, @selector(delegate), @selector(naive_retaining_delegate), error, capacity)) return -1;
     }
     exchanged = YES;
     return 0;

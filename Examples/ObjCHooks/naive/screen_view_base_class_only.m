@@ -9,6 +9,7 @@
 #include <objc/runtime.h>
 #include <stdio.h>
 #include "autotrack_hook.h"
+#include "../add_then_exchange.h"
 
 static autotrack_hook_installation *installation;
 static const autotrack_hook_api *kit;
@@ -51,22 +52,6 @@ static void runDidDisappear(void *context) {
 }
 @end
 
-static BOOL exchange(Class cls, SEL original, SEL replacement, char *error, size_t capacity) {
-    Method replacementMethod = class_getInstanceMethod([ExampleScreenViewHook class], replacement);
-    Method originalMethod = class_getInstanceMethod(cls, original);
-    if (originalMethod == NULL) {
-        snprintf(error, capacity, "%s has no -%s", class_getName(cls), sel_getName(original));
-        return NO;
-    }
-    class_addMethod(cls, original, method_getImplementation(originalMethod), method_getTypeEncoding(originalMethod));
-    if (!class_addMethod(cls, replacement, method_getImplementation(replacementMethod), method_getTypeEncoding(replacementMethod))) {
-        snprintf(error, capacity, "%s already has -%s", class_getName(cls), sel_getName(replacement));
-        return NO;
-    }
-    method_exchangeImplementations(class_getInstanceMethod(cls, original), class_getInstanceMethod(cls, replacement));
-    return YES;
-}
-
 static int install(autotrack_hook_installation *newInstallation, const autotrack_hook_api *api, char *error, size_t capacity) {
     installation = newInstallation;
     kit = api;
@@ -76,8 +61,8 @@ static int install(autotrack_hook_installation *newInstallation, const autotrack
         snprintf(error, capacity, "the host has no UIViewController");
         return -1;
     }
-    if (!exchange(controller, @selector(viewDidAppear:), @selector(example_viewDidAppear:), error, capacity)) return -1;
-    if (!exchange(controller, @selector(viewDidDisappear:), @selector(example_viewDidDisappear:), error, capacity)) return -1;
+    if (!add_then_exchange([ExampleScreenViewHook class], controller, @selector(viewDidAppear:), @selector(example_viewDidAppear:), error, capacity)) return -1;
+    if (!add_then_exchange([ExampleScreenViewHook class], controller, @selector(viewDidDisappear:), @selector(example_viewDidDisappear:), error, capacity)) return -1;
     exchanged = YES;
     return 0;
 }
