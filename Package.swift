@@ -20,7 +20,7 @@ let package = Package(
             name: "AutoTrack",
             targets: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "AutoTrackJSONHost"]),
         .library(name: "AutoTrackMethodWrapping", targets: ["AutoTrackMethodWrapping"]),
-        .library(name: "AutoTrackReferenceHost", targets: ["AutoTrackRuntime", "AutoTrackModelBackend", "AutoTrackReferenceUI"]),
+        .library(name: "AutoTrackReferenceHost", targets: ["AutoTrackRuntime", "AutoTrackModelBackend", "AutoTrackReferenceUI", "AutoTrackReferenceSwiftUI"]),
         .library(name: "AutoTrackHooks", targets: ["AutoTrackHooks", "AutoTrackReferenceHostIntegration"]),
         .library(name: "AutoTrackConformance", targets: ["AutoTrackConformance", "AutoTrackConformanceCore"]),
         .library(name: "AutoTrackTesting", targets: ["AutoTrackTesting"]),
@@ -97,6 +97,13 @@ let package = Package(
             dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties"],
             swiftSettings: strictSettings
         ),
+        // SwiftUI's model on the reference host: view values, their identity, hosting
+        // controllers that render them.
+        .target(
+            name: "AutoTrackReferenceSwiftUI",
+            dependencies: ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AutoTrackHooks",
             dependencies: ["AutoTrackLocking", 
@@ -144,7 +151,7 @@ let package = Package(
         // share, and the scripted session of the demo and the end-to-end tests.
         .target(
             name: "AutoTrackSampleApp",
-            dependencies: ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackProperties", "AutoTrackEvents"],
+            dependencies: ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackReferenceSwiftUI", "AutoTrackProperties", "AutoTrackEvents"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -260,7 +267,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackHooksTests",
-            dependencies: ["AutoTrackTesting", "AutoTrackSampleApp", 
+            dependencies: ["AutoTrackTesting", "AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
                 "AutoTrackModelBackend", "AutoTrackHooks",
             ],

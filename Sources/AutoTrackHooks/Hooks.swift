@@ -9,7 +9,7 @@ public enum BuiltInHooks {
     public static func standard() -> [any InterceptionHook<ReferenceHost>] {
         [
             ControlSendActionHook(), GestureTargetHook(), AlertActionBlockHook(), ProxyDelegateHook(), ScreenViewAppearHook(),
-            ApplicationSendEventHook(), OpenURLDelegateHook(), NotificationResponseDelegateHook(),
+            ApplicationSendEventHook(), OpenURLDelegateHook(), NotificationResponseDelegateHook(), SwiftUITapHook(),
         ]
     }
 
@@ -18,7 +18,7 @@ public enum BuiltInHooks {
         [
             ControlSendActionHook(), ApplicationSendActionHook(), GestureTargetHook(), AddGestureRecognizerHook(),
             AlertActionBlockHook(), ExchangeDelegateHook(), SubclassDelegateHook(), ProxyDelegateHook(), ScreenViewAppearHook(),
-            ApplicationSendEventHook(), OpenURLDelegateHook(), NotificationResponseDelegateHook(),
+            ApplicationSendEventHook(), OpenURLDelegateHook(), NotificationResponseDelegateHook(), SwiftUITapHook(),
         ]
     }
 }

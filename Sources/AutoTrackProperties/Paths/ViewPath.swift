@@ -135,6 +135,7 @@ public struct ViewPathBuilder: Sendable {
         if let parent, node.role == .cellContentView || parent.role.isCell {
             return "\(node.typeName)[\(Self.sameTypeIndex(of: parent, in: grandparent))]"
         }
+        if let identity = node.siblingIdentity { return "\(node.typeName)[\(identity)]" }
         return "\(node.typeName)[\(Self.sameTypeIndex(of: node, in: parent))]"
     }
 
@@ -154,6 +155,7 @@ public struct ViewPathBuilder: Sendable {
         if node.role.isControl, ancestors.contains(where: { $0.role == .navigationBar }) {
             return node.typeName
         }
+        if let identity = node.siblingIdentity { return "\(node.typeName)(\(identity))" }
         return "\(node.typeName)(\(Self.sameTypeIndex(of: node, in: parent)))"
     }
 

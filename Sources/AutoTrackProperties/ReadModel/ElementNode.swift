@@ -204,6 +204,13 @@ public protocol ElementNode: AnyObject {
     /// name, or `nil` when `child` is not a child. Hosts may answer faster than the
     /// default, which scans ``childElements``.
     func sameTypeIndex(ofChild child: any ElementNode) -> Int?
+    /// The element's identity among its siblings when its UI framework keeps one —
+    /// SwiftUI's structural identity (the element's place in its parent's view
+    /// builder, the branch of a condition), a `ForEach` element's id, an explicit
+    /// `.id(_:)` — written in the path in place of the same-type index, so the path
+    /// and the id survive re-rendering, views shown or hidden before it, and
+    /// reordering. `nil` (the default) for views that have no such identity.
+    var siblingIdentity: String? { get }
     /// Where this element's path and id are kept between clicks, valid while its
     /// hierarchy's version does not change (see ``ElementIdentityCache``), or `nil`
     /// (the default) to work them out at every click.
@@ -251,6 +258,9 @@ extension ElementNode {
     public var identityCache: ElementIdentityCache? { nil }
     /// No accessibility identifier.
     public var accessibilityIdentifier: String? { nil }
+    /// No identity kept by a UI framework: the path indexes the element among its
+    /// same-type siblings.
+    public var siblingIdentity: String? { nil }
     /// No own text.
     public var ownText: String? { nil }
     /// Visible.

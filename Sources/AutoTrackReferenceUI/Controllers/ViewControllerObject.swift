@@ -50,7 +50,21 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     /// The navigation item's left bar button items.
     public var leftBarButtonItems: [BarButtonItem] = []
     /// The screen's own tracking information (ARCHITECTURE.md, “Screen tracking protocol”).
-    public var screenTracking: ScreenTracking?
+    public var screenTracking: ScreenTracking? {
+        get { declaredScreenTracking ?? hostedContent.flatMap { DeclarativeViewReflection.screenTracking(of: $0.rootView) } }
+        set { declaredScreenTracking = newValue }
+    }
+    private var declaredScreenTracking: ScreenTracking?
+    /// What a hosting controller (`UIHostingController`) shows: its SwiftUI root view.
+    /// The screen is named after that view (``typeName``), and a screen-tracking
+    /// modifier on it gives the screen's tracking information.
+    public var hostedContent: (any HostedContent)? {
+        didSet {
+            (loadedView as? HostingViewObject)?.content = hostedContent
+            (loadedView as? HostingViewObject)?.render()
+            hierarchyVersion.bump()
+        }
+    }
     /// An alert's message (part of its actions' ids).
     public var message: String? { didSet { hierarchyVersion.bump() } }
     /// An alert's actions, in order.
@@ -146,10 +160,19 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
 
     // MARK: ScreenNode
 
-    /// The reported class name (hides runtime-generated subclasses).
-    public var typeName: String { reportedClassName }
-    /// The reported class and its ancestors.
-    public var typeHierarchy: [String] { reportedClassHierarchy }
+    /// The reported class name (hides runtime-generated subclasses); for a hosting
+    /// controller, the name of its root view, read by reflection
+    /// (`DeclarativeViewReflection`), as the app declares the screen.
+    public var typeName: String {
+        guard let hostedContent else { return reportedClassName }
+        return DeclarativeViewReflection.screenName(of: hostedContent.rootView)
+    }
+    /// The reported class and its ancestors, after the root view's name for a hosting
+    /// controller.
+    public var typeHierarchy: [String] {
+        guard let hostedContent else { return reportedClassHierarchy }
+        return [DeclarativeViewReflection.screenName(of: hostedContent.rootView)] + reportedClassHierarchy
+    }
     /// The parent, else the presenting controller.
     public var parentScreen: (any ScreenNode)? { parent ?? presentingController }
     /// The children.

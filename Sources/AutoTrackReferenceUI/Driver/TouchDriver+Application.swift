@@ -1,3 +1,5 @@
+/// AutoTrackProperties: `Point` appears in this file's public API.
+public import AutoTrackProperties
 /// AutoTrackRuntime: `RuntimeError` appears in this file's public API.
 public import AutoTrackRuntime
 
@@ -11,10 +13,17 @@ extension TouchDriver {
     /// the tap recognizers of the nearest view at or above it that has any. A view
     /// with neither does nothing: a dead tap.
     public func touch(_ view: ViewObject) throws(RuntimeError) {
+        try touch(view, at: nil)
+    }
+
+    /// A finger's tap at `location` in `view`'s coordinates, delivered as
+    /// ``touch(_:)`` delivers it: on a hosting view, SwiftUI activates what is there.
+    public func touch(_ view: ViewObject, at location: Point?) throws(RuntimeError) {
         let confinement = host.enterUIThread("touch")
         defer { host.leaveUIThread(confinement) }
         let event = try makeEvent()
         event.touchedView = view
+        event.touchLocation = location
         for phase in [TouchPhase.began, .ended] {
             event.touchPhase = phase
             try runtime.send(host.application, "sendEvent:", MessageArguments(.object(event)))
@@ -25,6 +34,11 @@ extension TouchDriver {
     /// control or recognizers react to its phase.
     func deliver(_ event: EventObject) throws(RuntimeError) {
         guard let view = event.touchedView else { return }
+        if let hosting = view as? HostingViewObject {
+            // SwiftUI's gesture system answers touches on its hosting view.
+            if event.touchPhase == .ended, let location = event.touchLocation { hosting.performTap(at: location) }
+            return
+        }
         if let control = Self.nearest(from: view, where: { $0 is ControlObject }) as? ControlObject {
             switch event.touchPhase {
             case .began: try touchBegan(on: control, event: event)

@@ -11,6 +11,7 @@ extension ReferenceHost {
         try runtime.checkInstantiable(cls)
         switch storageKind(for: cls) {
         case .view(let role)?: return ViewObject(host: self, class: cls, role: role)
+        case .hostingView?: return HostingViewObject(host: self, class: cls, role: .view)
         case .control(let role)?: return ControlObject(host: self, class: cls, role: role)
         case .list(let role)?: return ListViewObject(host: self, class: cls, role: role)
         case .cell(let role)?:

@@ -13,6 +13,7 @@ import AutoTrackLocking
 /// Which Swift storage a runtime class's instances get, fixed by its UIKit base class.
 enum StorageKind {
     case view(ElementRole)
+    case hostingView
     case control(ElementRole)
     case list(ElementRole)
     case cell(ElementRole)
@@ -108,6 +109,7 @@ public final class ReferenceHost: @unchecked Sendable {
         try ListClasses.define(in: self)
         try AlertClasses.define(in: self)
         try ControllerClasses.define(in: self)
+        try HostingClasses.define(in: self)
         let applicationClass = try ApplicationClasses.define(in: self)
         application = try make(applicationClass, as: ApplicationObject.self)
         notificationCenter = frameworkObject("UNUserNotificationCenter", as: NotificationCenterObject.self)
@@ -311,6 +313,9 @@ public final class EventObject: RuntimeObject, @unchecked Sendable {
     /// finger delivers through `-[UIApplication sendEvent:]`; `nil` for events
     /// made for a control's actions alone.
     public internal(set) var touchedView: ViewObject?
+    /// Where the touch is, in ``touchedView``'s coordinates (`[touch
+    /// locationInView:]`); `nil` when the driver touched the view as a whole.
+    public internal(set) var touchLocation: Point?
     private static let counter = Atomic<Int>(0)
 
     init(class cls: RuntimeClass) {

@@ -138,7 +138,7 @@ open class ViewObject: ResponderObject, ElementNode, @unchecked Sendable {
     /// The superview.
     public var parentElement: (any ElementNode)? { superviewStorage }
     /// The subviews.
-    public var childElements: [any ElementNode] { subviews }
+    open var childElements: [any ElementNode] { subviews }
     /// The text collectors read: overridden by controls for titles.
     open var ownText: String? { text }
     /// Not a switch.

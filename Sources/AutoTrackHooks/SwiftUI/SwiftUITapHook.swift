@@ -1,0 +1,67 @@
+/// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook`, `InterceptionPoint` appear in this file's public API.
+public import AutoTrackInterception
+import AutoTrackMethodWrapping
+import AutoTrackModelBackend
+import AutoTrackProperties
+/// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
+public import AutoTrackReferenceUI
+import AutoTrackRuntime
+
+extension InterceptionPoint {
+    /// A tap on a SwiftUI button, link, toggle or tap-gesture view, seen where every
+    /// touch passes (`-[UIApplication sendEvent:]`): SwiftUI runs its controls'
+    /// actions from its own gesture system, never through `sendAction:`.
+    public static let swiftUITap = InterceptionPoint("swiftui-tap", records: .click)
+}
+
+/// SwiftUI taps at `-[UIApplication sendEvent:]`, the technique SDKs use on iOS 18
+/// since SwiftUI controls send no target-action: when a touch ends on a hosting view,
+/// the element under it — or the nearest one above it that answers taps — is what the
+/// tap activates. A button, a navigation link, a toggle or a view with
+/// `onTapGesture` is one click, recorded before SwiftUI runs it, with its label as
+/// `$element_content`, its list row as `$element_position`, and a path and
+/// `$element_id` from SwiftUI's identity (structure, `ForEach` ids, `.id(_:)`), so
+/// they survive re-rendering. A tap on text, a stack or a list's background
+/// activates nothing and is no click.
+///
+/// Where iOS departs: on a device the touch's view is a SwiftUI-private view and an
+/// SDK reads what was tapped from the touch's gesture recognizers (their names carry
+/// `Button<…>`) or the hosting view's accessibility elements; the model hands the
+/// hook the hosting view's drawn elements directly.
+public final class SwiftUITapHook: InterceptionHook {
+    /// `.swiftUITap`.
+    public let point = InterceptionPoint.swiftUITap
+    /// `swiftui-tap/send-event`.
+    public let name = "swiftui-tap/send-event"
+    /// `-[UIApplication sendEvent:]`.
+    public let hookedMethods = [HookedMethod("UIApplication", "sendEvent:")]
+
+    /// Creates the hook.
+    public init() {}
+
+    /// Wraps `-[UIApplication sendEvent:]`.
+    public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
+        guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
+        let name = self.name
+        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendEvent:", context: context) { original, hookSwitch in
+            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
+            return Implementation("\(name) -[UIApplication sendEvent:]") { message throws(RuntimeError) in
+                guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
+                      let hostingView = event.touchedView as? HostingViewObject, let location = event.touchLocation,
+                      let target = hostingView.tapTarget(at: location)
+                else { return try original.body(message) }
+                // One touch ends once: a second library's sendEvent: calling ours, or
+                // the event sent on again, is the same tap.
+                return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
+                    let context = interceptor.context
+                    return Interaction(
+                        point: .swiftUITap, element: context.snapshot(of: target),
+                        screen: ReferenceHostCapture.screen(for: hostingView, context: context).map(context.snapshot(of:)),
+                        details: InteractionDetails(listPosition: target.listPosition), capturedBy: interceptor.capturedBy)
+                } original: { () throws(RuntimeError) in
+                    try original.body(message)
+                }
+            }
+        }
+    }
+}

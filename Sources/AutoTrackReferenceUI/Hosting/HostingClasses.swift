@@ -1,0 +1,23 @@
+import AutoTrackProperties
+import AutoTrackRuntime
+
+/// `UIHostingController` and `_UIHostingView`: a view controller whose root view draws
+/// SwiftUI content (``ViewControllerObject/hostedContent``).
+enum HostingClasses {
+    static func define(in host: ReferenceHost) throws(RuntimeError) {
+        let runtime = host.runtime
+        let view = runtime.lookUpClass("UIView")!
+        let controller = runtime.lookUpClass("UIViewController")!
+        host.register(try runtime.defineClass("_UIHostingView", superclass: view), storage: .hostingView)
+        let hosting = try runtime.defineClass("UIHostingController", superclass: controller, methods: [
+            ("loadView", "v@:", .procedure("-[UIHostingController loadView]") { message in
+                guard let controller = message.receiver as? ViewControllerObject else { return }
+                let hostingView = controller.host.frameworkObject("_UIHostingView", as: HostingViewObject.self)
+                controller.installView(hostingView)
+                hostingView.content = controller.hostedContent
+                hostingView.render()
+            }),
+        ])
+        host.register(hosting, storage: .controller(.plain))
+    }
+}
