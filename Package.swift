@@ -178,7 +178,7 @@ let package = Package(
         .target(
             name: "AutoTrackConformanceCore",
             dependencies: ["AutoTrackLocking", 
-                "AutoTrackTesting","AutoTrackSampleApp", 
+                "AutoTrackTesting","AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", 
                 "AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackInterception",
             ],
             path: "Conformance/AutoTrackConformanceCore",

@@ -26,6 +26,8 @@ public final class ShopState {
     public var cartCount = 0
     /// Whether gift wrap is on (the toggle).
     public var giftWrap = false
+    /// Whether the shopper follows the shop (the Follow button's label says).
+    public var isFollowing = false
     /// Whether the promotion line is shown above the cart line.
     public var showsPromotion = false
     /// The products, in the order the list shows them.
@@ -38,7 +40,9 @@ public final class ShopState {
 }
 
 /// The sample app's SwiftUI screen: a title, a promotion shown or not, the cart line,
-/// an "Add to cart" button, a "Gift wrap" toggle, a list of products that link to
+/// an "Add to cart" button, a "Gift wrap" toggle, a "Follow" button whose label
+/// says whether the shopper follows, a "Debug menu" button automatic capture
+/// ignores, a list of products that link to
 /// their detail, and a banner image with a tap gesture.
 public struct ShopView: View {
     /// The state.
@@ -66,6 +70,11 @@ public struct ShopView: View {
                 log.record(.giftWrap)
                 state.giftWrap = on
             }))
+            Button(state.isFollowing ? "Following" : "Follow") {
+                log.record(.follow)
+                state.isFollowing.toggle()
+            }
+            Button("Debug menu") { log.record(.debugMenu) }.autoTrackIgnored()
             List {
                 ForEach(state.products) { product in
                     NavigationLink(product.name, destination: ProductDetailView(product: product, log: log))
@@ -105,6 +114,10 @@ extension AppLogEntry {
     public static let addToCart = AppLogEntry("add to cart")
     /// The shop's gift-wrap toggle changed.
     public static let giftWrap = AppLogEntry("gift wrap")
+    /// The shop's Follow button ran.
+    public static let follow = AppLogEntry("follow")
+    /// The shop's ignored Debug menu button ran.
+    public static let debugMenu = AppLogEntry("debug menu")
     /// The shop banner's tap gesture ran.
     public static let shopBannerTap = AppLogEntry("shop banner tap")
     /// A product detail's "Buy" ran for the SKU `id`.

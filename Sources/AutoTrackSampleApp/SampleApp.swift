@@ -20,6 +20,7 @@ public import AutoTrackRuntime
 /// - `FilterViewController`: a sheet (`.pageSheet`) with one label;
 /// - `AppDelegate`: the application's and the notification center's delegate, opening
 ///   links and notifications;
+/// - `ShopView`: a SwiftUI screen in a `UIHostingController` (``shopScreen``);
 /// - an alert with "Cancel" and "OK";
 /// - `MyTableDelegate` and `MySubTableDelegate` (a subclass that calls super), for
 ///   delegate scenarios.
@@ -69,6 +70,10 @@ public final class SampleApp {
     public private(set) var accountTabs: ViewControllerObject!
     /// The app delegate (`AppDelegate`), also the notification center's delegate.
     public internal(set) var appDelegate: RuntimeObject!
+    /// The SwiftUI shop (`ShopView` in a `UIHostingController`), and its state.
+    public private(set) var shopScreen: ViewControllerObject!
+    /// The state the shop screen shows.
+    public let shopState = ShopState()
 
     /// Builds the app's classes and screens in `host`; call ``launch()`` to show it.
     public init(host: ReferenceHost) throws(RuntimeError) {
@@ -77,6 +82,7 @@ public final class SampleApp {
         try defineAppDelegate()
         try buildScreens()
         try connectAppDelegate()
+        shopScreen = try makeShopScreen(state: shopState)
     }
 
     /// Builds the app in a fresh host.

@@ -3,6 +3,7 @@ public import AutoTrack
 import AutoTrackEvents
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
+import AutoTrackRuntime
 import Foundation
 /// AutoTrackSampleApp: `SampleApp` appears in this file's public API.
 public import AutoTrackSampleApp
@@ -148,10 +149,43 @@ public enum ScriptedSession {
             try app.host.driver.tap(buy)
             tracker.setConsent(.granted)
         },
+        Step(description: "open the SwiftUI shop: a hosting controller, a screen named after its view",
+             expectedEvents: ["$AppViewScreen"]) { app, _ in
+            try app.host.driver.push(app.shopScreen, on: app.navigation)
+        },
+        Step(description: "tap Add to cart twice: the cart line re-renders, the button keeps its $element_id",
+             expectedEvents: ["$AppClick", "$AppClick"]) { app, _ in
+            let shop = try shopView(app)
+            try app.host.driver.tap("Add to cart", in: shop)
+            try app.host.driver.tap("Add to cart", in: shop)
+        },
+        Step(description: "flip the Gift wrap toggle, then tap the shop's title (text: no click)",
+             expectedEvents: ["$AppClick"]) { app, _ in
+            let shop = try shopView(app)
+            try app.host.driver.tap("Gift wrap", in: shop)
+            try app.host.driver.tap("Shop", in: shop)
+        },
+        Step(description: "tap the Charger row, a navigation link: a click with its list position, then its detail screen",
+             expectedEvents: ["$AppClick", "$AppViewScreen"]) { app, _ in
+            try app.host.driver.tap("Charger", in: try shopView(app))
+        },
+        Step(description: "go back to the list (its watched banner and row are seen again)",
+             expectedEvents: ["$AppViewScreen", "$AppViewScreen", "$AppElementExposure", "$AppElementExposure"]) { app, _ in
+            try app.host.driver.pop(app.navigation)
+            try app.host.driver.pop(app.navigation)
+        },
         Step(description: "check out (an event tracked in code)", expectedEvents: ["checkout"]) { _, tracker in
             try tracker.track("checkout", properties: ["order_id": "A-1001", "amount": 59.9, "items": ["shoes", "socks"]])
         },
     ]
+
+    /// The shop screen's hosting view.
+    static func shopView(_ app: SampleApp) throws -> HostingViewObject {
+        guard let view = app.shopScreen.hostingView else {
+            throw RuntimeError.exception(name: "ScriptedSession", reason: "the shop screen hosts no SwiftUI content")
+        }
+        return view
+    }
 
     /// The events enabling automatic capture produces before the first step.
     public static let initialEvents = ["$AppStart"]

@@ -17,7 +17,7 @@ struct ConformanceKitTests {
         #expect(Set(all.map(\.id)).count == all.count)
         let prefixes: [InterceptionPoint?: String] = [
             nil: "GEN-", .sendAction: "SA-", .gesture: "GR-", .alertAction: "AA-", .delegateSelection: "DS-", .screenView: "SV-",
-            .touchEnd: "TE-", .openURL: "OU-", .notificationResponse: "NR-",
+            .touchEnd: "TE-", .openURL: "OU-", .notificationResponse: "NR-", .swiftUITap: "SU-",
         ]
         for scenario in all {
             // Kept counterexamples of exploration are EXP- at whatever point they were found.
@@ -32,7 +32,9 @@ struct ConformanceKitTests {
 
     @Test("every cell of the matrix — point × object lifetime, point × call path — has its scenario")
     func matrixCoverage() {
-        let prefixes: [InterceptionPoint: String] = [.sendAction: "SA", .gesture: "GR", .alertAction: "AA", .delegateSelection: "DS", .screenView: "SV"]
+        let prefixes: [InterceptionPoint: String] = [
+            .sendAction: "SA", .gesture: "GR", .alertAction: "AA", .delegateSelection: "DS", .screenView: "SV", .swiftUITap: "SU",
+        ]
         for point in InterceptionPoint.uiKit {
             for lifetime in 1...7 {
                 let scenario = ScenarioCatalog.scenario("\(prefixes[point]!)-L\(lifetime)")

@@ -97,6 +97,8 @@ struct SwiftUITapHookTests {
         #expect(shop.state.giftWrap)
         #expect(shop.fixture.app.log.all == [.click, .giftWrap, .click, .shopBannerTap])
         #expect(shop.clicks.map { $0.element?.typeName } == ["Toggle", "Image"])
+        // The toggle's content is the value the tap gave it, as a switch's.
+        #expect(shop.clicks.first?.element?.properties["$element_content"] == "checked")
     }
 
     @Test("a navigation link is one click and its destination a screen named after its view")

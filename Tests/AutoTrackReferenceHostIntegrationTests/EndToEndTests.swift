@@ -89,6 +89,17 @@ struct EndToEndTests {
         #expect(property(tabClick, "$element_content") == "Profile" && property(tabClick, "$element_position") == "1")
         // The closure-wired button is one click.
         #expect(events.contains { $0.name == .appClick && $0.properties["$element_content"] == "Share" })
+        // The SwiftUI shop: a screen named after its view; two taps on one button, one
+        // id across the re-render between them; the toggle, turned on (its value after the
+        // tap, as a switch's); the row link with its row.
+        let shopScreen = try #require(events.firstIndex { $0.name == .appViewScreen && $0.properties["$screen_name"] == "ShopView" })
+        let shopClicks = events[shopScreen...].filter { $0.name == .appClick && $0.properties["$screen_name"] == "ShopView" }
+        #expect(shopClicks.map { $0.properties["$element_content"] } == ["Add to cart", "Add to cart", "checked", "Charger"])
+        #expect(shopClicks.map { $0.properties["$element_type"] } == ["Button", "Button", "Toggle", "NavigationLink"])
+        #expect(shopClicks[0].properties["$element_id"] != nil && shopClicks[0].properties["$element_id"] == shopClicks[1].properties["$element_id"])
+        #expect(Set(shopClicks.map { $0.properties["$element_id"] }).count == 3)
+        #expect(shopClicks[3].properties["$element_position"] == "0:2")
+        #expect(events.contains { $0.name == .appViewScreen && $0.properties["$screen_name"] == "ProductDetailView" })
         // The session end and the code-tracked event.
         let end = events.firstIndex { $0.name == .appEnd }!
         #expect(events[end].properties["$event_duration"] != nil)

@@ -231,7 +231,7 @@ enum GeneralScenarios {
     /// Whether one user action at the subject's point calls the hooked method itself
     /// (rather than only at set-up, like `addGestureRecognizer:` or `setDelegate:`).
     static func triggerCallsHookedMethod(_ subject: ConformanceSubject) -> Bool {
-        subject.point == .sendAction || subject.point == .screenView || subject.point == .touchEnd
+        subject.point == .sendAction || subject.point == .screenView || subject.point == .touchEnd || subject.point == .swiftUITap
     }
 
     /// The methods one user action calls: the send-action methods, `viewDidAppear:`

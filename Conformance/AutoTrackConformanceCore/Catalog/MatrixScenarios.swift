@@ -59,6 +59,14 @@ enum MatrixScenarios {
                     let settings = try run.host.makeController("SettingsViewController", title: "Settings")
                     return { run in try run.host.driver.push(settings, on: run.app.navigation) }
                 }, original: .viewDidAppear("SettingsViewController"))
+            case .swiftUITap:
+                LifetimeFixture(make: { run in
+                    let shop = try run.app.makeShopScreen()
+                    return { run in
+                        if run.app.navigation.topViewController !== shop { try run.host.driver.push(shop, on: run.app.navigation) }
+                        try run.host.driver.tap("Add to cart", in: try PointFixture.shopView(shop))
+                    }
+                }, original: .addToCart)
             default:
                 LifetimeFixture(make: { _ in throw PointFixture.MissingFixture(point: point) }, original: .noOriginal)
             }
@@ -106,7 +114,7 @@ enum MatrixScenarios {
     }
 
     static let prefixes: [InterceptionPoint: String] = [
-        .sendAction: "SA", .gesture: "GR", .alertAction: "AA", .delegateSelection: "DS", .screenView: "SV",
+        .sendAction: "SA", .gesture: "GR", .alertAction: "AA", .delegateSelection: "DS", .screenView: "SV", .swiftUITap: "SU",
     ]
 
     static func lifetime(_ lifetime: Lifetime, at point: InterceptionPoint) -> Scenario {

@@ -6,7 +6,7 @@ public enum ScenarioCatalog {
     /// All scenarios: general ones first, then by point.
     public static let all: [Scenario] =
         GeneralScenarios.all + SendActionScenarios.all + GestureAndAlertScenarios.gestures + GestureAndAlertScenarios.alerts
-        + DelegateScenarios.all + ScreenViewScenarios.all + ApplicationScenarios.all + MatrixScenarios.all + ExplorationRegressions.all
+        + DelegateScenarios.all + ScreenViewScenarios.all + SwiftUIScenarios.all + SwiftUIScenarios.variety + SwiftUIScenarios.screens + ApplicationScenarios.all + MatrixScenarios.all + ExplorationRegressions.all
 
     /// The scenarios that apply to hooks at `point`.
     public static func scenarios(for point: InterceptionPoint) -> [Scenario] {

@@ -27,6 +27,7 @@ public struct PointFixture: Sendable {
         case .alertAction: alertAction
         case .delegateSelection: delegateSelection
         case .screenView: screenView
+        case .swiftUITap: swiftUITap
         case .touchEnd: touchEnd
         case .openURL: openURL
         case .notificationResponse: notificationResponse
@@ -106,6 +107,25 @@ public struct PointFixture: Sendable {
             try run.host.driver.push(try run.host.makeController("SettingsViewController", title: "Settings"), on: run.app.navigation)
         },
         original: .viewDidAppear("SettingsViewController"))
+
+    /// A tap on the SwiftUI shop's "Add to cart" button, the shop pushed on the
+    /// navigation stack.
+    static let swiftUITap = PointFixture(
+        prepare: { run in
+            try run.app.launch()
+            let shop = try run.app.makeShopScreen()
+            try run.host.driver.push(shop, on: run.app.navigation)
+            run.preparedAction = { run in try run.host.driver.tap("Add to cart", in: try shopView(shop)) }
+            run.resetCounts()
+        },
+        trigger: { run in try run.preparedAction?(run) },
+        original: .addToCart)
+
+    /// The hosting view of a shop screen.
+    static func shopView(_ shop: ViewControllerObject) throws -> HostingViewObject {
+        guard let view = shop.hostingView else { throw RuntimeError.exception(name: "PointFixture", reason: "the shop hosts no SwiftUI content") }
+        return view
+    }
 
     /// A finger's tap on the list screen's banner, through `-[UIApplication
     /// sendEvent:]`: its tap recognizer runs `bannerTapped:`.

@@ -22,7 +22,7 @@ public enum Mutants {
     }
 
     /// Every mutant.
-    public static let all: [Mutant] = sendAction + gestures + delegates + screenViews + alerts
+    public static let all: [Mutant] = sendAction + gestures + delegates + screenViews + alerts + swiftUI
 
     // MARK: Building blocks
 

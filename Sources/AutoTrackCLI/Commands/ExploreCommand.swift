@@ -52,6 +52,8 @@ struct ExploreCommand {
 
     /// The static member that names `point` in Swift: `delegate-selection` → `delegateSelection`.
     static func memberName(of point: InterceptionPoint) -> String {
+        // Where the member's capitals are not the name's words.
+        if point == .swiftUITap { return "swiftUITap" }
         let words = point.name.split(separator: "-")
         return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()
     }

@@ -9,7 +9,8 @@ import AutoTrackRuntime
 
 /// Touches at `-[UIApplication sendEvent:]`: every event of the app passes there, phase
 /// by phase; an event whose touch ended on a view is one touch-end interaction with
-/// the view's snapshot and its screen's, recorded before the event is delivered — what
+/// the snapshot of the view (on a hosting view, of the SwiftUI element under the
+/// finger) and its screen, recorded before the event is delivered — what
 /// a tracker needs to tell a tap nothing answered (a dead click). Other phases,
 /// events that carry no touch, and touches in text fields (the keyboard answers them)
 /// go straight on. The host models taps only: on a device a touch that ended a drag or
@@ -40,8 +41,10 @@ public final class ApplicationSendEventHook: InterceptionHook {
                     // A tap into a text field is answered by the keyboard, not a click.
                     if view.role.isTextEntry { throw CaptureSkip.filtered }
                     let context = interceptor.context
+                    // On a hosting view, the SwiftUI element under the finger.
+                    let touched: any ElementNode = event.touchLocation.flatMap { (view as? HostingViewObject)?.element(at: $0) } ?? view
                     return Interaction(
-                        point: .touchEnd, element: context.snapshot(of: view),
+                        point: .touchEnd, element: context.snapshot(of: touched),
                         screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
                         details: InteractionDetails(), capturedBy: interceptor.capturedBy)
                 } original: { () throws(RuntimeError) in

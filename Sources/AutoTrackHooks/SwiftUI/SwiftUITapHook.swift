@@ -7,19 +7,12 @@ import AutoTrackProperties
 public import AutoTrackReferenceUI
 import AutoTrackRuntime
 
-extension InterceptionPoint {
-    /// A tap on a SwiftUI button, link, toggle or tap-gesture view, seen where every
-    /// touch passes (`-[UIApplication sendEvent:]`): SwiftUI runs its controls'
-    /// actions from its own gesture system, never through `sendAction:`.
-    public static let swiftUITap = InterceptionPoint("swiftui-tap", records: .click)
-}
-
 /// SwiftUI taps at `-[UIApplication sendEvent:]`, the technique SDKs use on iOS 18
 /// since SwiftUI controls send no target-action: when a touch ends on a hosting view,
 /// the element under it — or the nearest one above it that answers taps — is what the
 /// tap activates. A button, a navigation link, a toggle or a view with
 /// `onTapGesture` is one click, recorded before SwiftUI runs it, with its label as
-/// `$element_content`, its list row as `$element_position`, and a path and
+/// `$element_content` (a toggle's, the value the tap gives it, as for a `UISwitch`), its list row as `$element_position`, and a path and
 /// `$element_id` from SwiftUI's identity (structure, `ForEach` ids, `.id(_:)`), so
 /// they survive re-rendering. A tap on text, a stack or a list's background
 /// activates nothing and is no click.
@@ -55,7 +48,7 @@ public final class SwiftUITapHook: InterceptionHook {
                 return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
                     let context = interceptor.context
                     return Interaction(
-                        point: .swiftUITap, element: context.snapshot(of: target),
+                        point: .swiftUITap, element: context.snapshot(of: target.asTapLeavesIt()),
                         screen: ReferenceHostCapture.screen(for: hostingView, context: context).map(context.snapshot(of:)),
                         details: InteractionDetails(listPosition: target.listPosition), capturedBy: interceptor.capturedBy)
                 } original: { () throws(RuntimeError) in

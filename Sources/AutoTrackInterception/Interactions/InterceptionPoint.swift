@@ -3,7 +3,7 @@
 ///
 /// The set is open. The points of a UIKit-shaped host are static members
 /// (``sendAction``, ``gesture``, ``alertAction``, ``delegateSelection``,
-/// ``screenView``; ``uiKit`` lists them); a host with another kind of interaction —
+/// ``screenView``, ``swiftUITap``; ``uiKit`` lists them); a host with another kind of interaction —
 /// a SwiftUI tap, a web view's message — declares its own without changing the core:
 ///
 /// ```swift
@@ -50,6 +50,10 @@ public struct InterceptionPoint: Hashable, Sendable, CustomStringConvertible {
     public static let delegateSelection = InterceptionPoint("delegate-selection", records: .click)
     /// A view controller appeared (`viewDidAppear:`).
     public static let screenView = InterceptionPoint("screen-view", records: .screenView)
+    /// A tap activated a SwiftUI button, link, toggle or tap-gesture view — seen where
+    /// every touch passes (`-[UIApplication sendEvent:]`), since SwiftUI runs its
+    /// controls' actions from its own gesture system, never through `sendAction:`.
+    public static let swiftUITap = InterceptionPoint("swiftui-tap", records: .click)
 
     /// `-[UIApplication sendEvent:]` delivered a touch that ended on a view.
     public static let touchEnd = InterceptionPoint("touch-end", records: .touch)
@@ -60,8 +64,9 @@ public struct InterceptionPoint: Hashable, Sendable, CustomStringConvertible {
     public static let notificationResponse = InterceptionPoint("notification-response", records: .appOpen)
 
     /// The user-interface points of a UIKit-shaped host, in a fixed order: those
-    /// whose interactions are clicks and screen views.
-    public static let uiKit: [InterceptionPoint] = [.sendAction, .gesture, .alertAction, .delegateSelection, .screenView]
+    /// whose interactions are clicks and screen views, SwiftUI's taps in hosting
+    /// controllers last.
+    public static let uiKit: [InterceptionPoint] = [.sendAction, .gesture, .alertAction, .delegateSelection, .screenView, .swiftUITap]
     /// The application-level points of a UIKit-shaped host: touches as the
     /// application delivers them, and the app opened from a link or a notification.
     public static let uiKitApplication: [InterceptionPoint] = [.touchEnd, .openURL, .notificationResponse]

@@ -58,12 +58,3 @@ extension ReferenceHost {
         return controller
     }
 }
-
-extension ViewControllerObject {
-    /// The hosting view the controller's SwiftUI content is drawn in (loading the
-    /// view), or `nil` for a controller that hosts none.
-    public var hostingView: HostingViewObject? {
-        guard hostedContent != nil else { return nil }
-        return view as? HostingViewObject
-    }
-}

@@ -102,6 +102,21 @@ public final class HostedElement: ElementNode {
 
     func attach(to view: HostingViewObject) { hostingViewStorage = view }
 
+    /// The element as a tap leaves it, in the same place: a toggle with its value
+    /// flipped — what its click reports, as a switch's value-changed action does —
+    /// and any other element itself.
+    public func asTapLeavesIt() -> HostedElement {
+        guard tapResponse == .toggle, let isOn else { return self }
+        let flipped = HostedElement(
+            typeName: typeName, role: role, siblingIdentity: siblingIdentity, frame: frame, tapResponse: tapResponse,
+            ownText: ownText, isOn: !isOn, imageName: imageName, listPosition: listPosition,
+            accessibilityIdentifier: accessibilityIdentifier, customElementID: customElementID, customProperties: customProperties,
+            isIgnoredByAutoTrack: isIgnoredByAutoTrack, ignoresDescendants: ignoresDescendants, perform: nil)
+        flipped.parentStorage = parentStorage
+        flipped.hostingViewStorage = hostingViewStorage
+        return flipped
+    }
+
     /// The element and every element below it, depth first.
     public var subtree: [HostedElement] { [self] + children.flatMap(\.subtree) }
 

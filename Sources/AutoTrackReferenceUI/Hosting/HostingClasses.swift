@@ -21,3 +21,12 @@ enum HostingClasses {
         host.register(hosting, storage: .controller(.plain))
     }
 }
+
+extension ViewControllerObject {
+    /// The hosting view the controller's SwiftUI content is drawn in (loading the
+    /// view), or `nil` for a controller that hosts none.
+    public var hostingView: HostingViewObject? {
+        guard hostedContent != nil else { return nil }
+        return view as? HostingViewObject
+    }
+}

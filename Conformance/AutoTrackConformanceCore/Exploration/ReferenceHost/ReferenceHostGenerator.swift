@@ -39,7 +39,7 @@ struct ReferenceHostGenerator {
         categoryWeights = [Int.random(in: 1...5, using: &random), Int.random(in: 1...6, using: &random), Int.random(in: 0...2, using: &random),
                            Int.random(in: 0...4, using: &random), Int.random(in: 0...4, using: &random)]
         buildWeights = (0..<7).map { _ in Int.random(in: 0...3, using: &random) }
-        actionWeights = (0..<7).map { _ in Int.random(in: 0...3, using: &random) }
+        actionWeights = (0..<8).map { _ in Int.random(in: 0...3, using: &random) }
         var steps: [ReferenceHostStep] = Bool.random(using: &random) ? [.usePathStyle(.hubble)] : []
         // Most sessions set the SDK up before the app builds its UI, as apps do; the
         // rest install later, in the middle of whatever the app is doing.
@@ -204,6 +204,9 @@ struct ReferenceHostGenerator {
             settingsPushed = true
             screensAbove += 1
             return .pushSettings
+        case 6:
+            guard onList else { return nil }
+            return .tapInShop(ReferenceHostStep.ShopTarget.allCases.randomElement(using: &random)!)
         default:
             inBackground = true
             return .background
@@ -211,7 +214,9 @@ struct ReferenceHostGenerator {
     }
 
     private mutating func mutation(using random: inout SplitMix64) -> ReferenceHostStep? {
-        switch Int.random(in: 0..<8, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 8: return .reorderShop
+        case 9: return .toggleShopPromotion
         case 6:
             guard let button = aliveButtons.randomElement(using: &random) else { return nil }
             return .unmarkIgnored(button: button)

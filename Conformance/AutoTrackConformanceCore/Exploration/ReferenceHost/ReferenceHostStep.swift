@@ -69,6 +69,15 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     /// The app back in the foreground.
     case foreground
 
+    /// The SwiftUI shop pushed on the list screen, `target` tapped in it, and the list
+    /// screen shown again.
+    case tapInShop(ShopTarget)
+    /// The shop's products reordered (the first moved last) and the shop rendered again.
+    case reorderShop
+    /// The shop's promotion line shown or hidden and the shop rendered again: a view
+    /// above the shop's buttons comes or goes.
+    case toggleShopPromotion
+
     // MARK: Programmatic calls
 
     /// Button `button`'s touch-up actions sent by the app's code
@@ -113,6 +122,27 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     case setTracking(Bool)
 
     /// A path style.
+    /// What a tap in the SwiftUI shop lands on.
+    public enum ShopTarget: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The "Add to cart" button.
+        case addToCart
+        /// The "Gift wrap" toggle.
+        case giftWrap
+        /// The Follow button (its label says whether the shopper follows).
+        case follow
+        /// The "Debug menu" button, which automatic capture ignores.
+        case debugMenu
+        /// The banner image's tap gesture.
+        case banner
+        /// The title text: a tap that activates nothing.
+        case title
+        /// The first product row's link.
+        case firstRow
+        /// The last product row's link.
+        case lastRow
+    }
+
+    /// Path styles.
     public enum PathStyleChoice: String, Hashable, Sendable, Codable {
         /// `Screen[0]/UIView[0]/…`.
         case slash
@@ -201,6 +231,9 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
         case .defineScreen(let callsSuper): return "define a screen class whose viewDidAppear: " + (callsSuper ? "calls" : "does not call") + " super"
         case .pushDefinedScreen(let index): return "push a new DefinedScreen\(index)"
         case .otherLibraryHooks(let style): return "another library hooks the framework's methods (\(style.rawValue) style)"
+        case .tapInShop(let target): return "open the SwiftUI shop, tap its \(target.rawValue), come back"
+        case .reorderShop: return "reorder the shop's products"
+        case .toggleShopPromotion: return "show or hide the shop's promotion"
         case .tap(let button): return "tap button \(button)"
         case .tapGesture(let view): return "tap gesture view \(view)"
         case .longPress(let view, let changes): return "long-press gesture view \(view) (\(changes) changes)"
@@ -248,6 +281,9 @@ extension ReferenceHostStep {
         case .addTable(let rows, let choice): return ".addTable(rows: \(rows), delegate: \(choice.swiftSource))"
         case .defineDelegateSubclass(let callsSuper): return ".defineDelegateSubclass(callsSuper: \(callsSuper))"
         case .defineScreen(let callsSuper): return ".defineScreen(callsSuper: \(callsSuper))"
+        case .tapInShop(let target): return ".tapInShop(.\(target.rawValue))"
+        case .reorderShop: return ".reorderShop"
+        case .toggleShopPromotion: return ".toggleShopPromotion"
         case .tap(let button): return ".tap(button: \(button))"
         case .tapGesture(let view): return ".tapGesture(view: \(view))"
         case .longPress(let view, let changes): return ".longPress(view: \(view), changes: \(changes))"

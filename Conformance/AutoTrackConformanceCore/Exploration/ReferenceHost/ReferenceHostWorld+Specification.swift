@@ -136,7 +136,7 @@ extension ReferenceHostWorld {
         let keys: [String] = switch point {
         case .screenView: []
         case .alertAction: ["$element_content", "$element_path"]
-        case .delegateSelection: ["$element_content", "$element_position", "$element_path"]
+        case .delegateSelection, .swiftUITap: ["$element_content", "$element_position", "$element_path"]
         default: ["$element_content", "$element_path"]
         }
         var properties: [String] = []

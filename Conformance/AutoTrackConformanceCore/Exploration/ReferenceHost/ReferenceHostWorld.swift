@@ -89,6 +89,7 @@ public final class ReferenceHostWorld {
         specification = InteractionContext(sink: InMemoryInteractionSink())
         try defineAppClasses()
         try app.launch()
+        _ = shopView
         log.clear()
     }
 
@@ -295,6 +296,8 @@ public final class ReferenceHostWorld {
             guard tables.indices.contains(table) else { return }
             tables[table].labels.prefix = prefix
             tables[table].list.reloadData()
+        case .tapInShop, .reorderShop, .toggleShopPromotion:
+            try runInShop(step)
         case .install:
             guard let subject else { return }
             handles.append(try subject.install(on: host, context: context))

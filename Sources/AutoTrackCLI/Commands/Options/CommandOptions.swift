@@ -44,7 +44,7 @@ extension ConformanceCommand {
         static let scenario = CommandOption("--scenario", .text("ID"), help: "only this scenario", repeatable: true)
         static let point = CommandOption(
             "--point", OptionKind(choosing: "point", among: InterceptionPoint.uiKit.map(\.name), placeholder: "P") { InterceptionPoint.uiKit(named: $0) },
-            help: "only hooks at this point (send-action, gesture, alert-action, delegate-selection, screen-view)")
+            help: "only hooks at this point (send-action, gesture, alert-action, delegate-selection, screen-view, swiftui-tap)")
         static let mutants = CommandOption("--mutants", .flag, help: "run the mutants and print the mutation score per operator and point")
         static let backend = CommandOption(
             "--backend", OptionKind<BackendChoice>.choice("backend"),
