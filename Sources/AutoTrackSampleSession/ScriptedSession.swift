@@ -159,8 +159,8 @@ public enum ScriptedSession {
             try app.host.driver.tap("Add to cart", in: shop)
             try app.host.driver.tap("Add to cart", in: shop)
         },
-        Step(description: "flip the Gift wrap toggle, then tap the shop's title (text: no click)",
-             expectedEvents: ["$AppClick"]) { app, _ in
+        Step(description: "flip the Gift wrap toggle, then tap the shop's title (text: no click; a dead click once the timeout passes, where the settings record them)",
+             expectedEvents: ["$AppClick"], pause: .milliseconds(700)) { app, _ in
             let shop = try shopView(app)
             try app.host.driver.tap("Gift wrap", in: shop)
             try app.host.driver.tap("Shop", in: shop)

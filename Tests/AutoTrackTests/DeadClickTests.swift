@@ -138,4 +138,25 @@ struct DeadClickTests {
         #expect(fixture.memory.events.last?.properties["$element_type"] == "UIImageView", "the photo's tap, not the button's")
         fixture.memory.close()
     }
+
+    @Test("a click recorded just before the touch it came from answers it (two hooks at one sendEvent:); an older one does not")
+    func clickBeforeItsTouch() throws {
+        let fixture = try Fixture()
+        fixture.click(fixture.buy)
+        fixture.touch(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick"])
+        // A click long before is no answer to a tap now.
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 1_500)
+        fixture.touch(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppClick", "$AppDeadClick"])
+        // Nor a click on another element.
+        fixture.click(fixture.buy)
+        fixture.touch(fixture.photo)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppClick", "$AppDeadClick", "$AppClick", "$AppDeadClick"])
+        fixture.memory.close()
+    }
 }

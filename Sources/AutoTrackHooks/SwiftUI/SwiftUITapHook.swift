@@ -46,11 +46,7 @@ public final class SwiftUITapHook: InterceptionHook {
                 // One touch ends once: a second library's sendEvent: calling ours, or
                 // the event sent on again, is the same tap.
                 return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
-                    let context = interceptor.context
-                    return Interaction(
-                        point: .swiftUITap, element: context.snapshot(of: target.asTapLeavesIt()),
-                        screen: ReferenceHostCapture.screen(for: hostingView, context: context).map(context.snapshot(of:)),
-                        details: InteractionDetails(listPosition: target.listPosition), capturedBy: interceptor.capturedBy)
+                    ReferenceHostCapture.swiftUIClick(on: target, interceptor: interceptor)
                 } original: { () throws(RuntimeError) in
                     try original.body(message)
                 }

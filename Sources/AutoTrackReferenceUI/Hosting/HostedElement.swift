@@ -141,6 +141,4 @@ public final class HostedElement: ElementNode {
     /// The action a tap runs, named after its response (`button`, `link` …), as
     /// dead-click and navigation-bar rules read actions.
     public var actionNames: [String] { tapResponse.map { ["\($0)"] } ?? [] }
-    /// A view a tap passes through may rightly do nothing.
-    public var tapsMayDoNothing: Bool { tapResponse == nil }
 }

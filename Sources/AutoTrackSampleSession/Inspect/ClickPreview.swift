@@ -12,7 +12,8 @@ import Foundation
 /// The `$AppClick` a tap on a view would produce, made by the code that makes the real
 /// one: the built-in hooks' capture (`ReferenceHostCapture`: the control's action, the
 /// gesture's target, the selected row, the alert action — bar items and tab buttons
-/// with the screen a person sees) and a tracker's own event assembly. A view a tap does
+/// with the screen a person sees, the SwiftUI element a tap activates) and a tracker's
+/// own event assembly. A view a tap does
 /// nothing on — no action, no recognizer with a target, a row whose list has no
 /// `didSelect…`, a text field — has none, and cannot be picked.
 final class ClickPreview {
@@ -41,8 +42,13 @@ final class ClickPreview {
     /// The pretty `$AppClick` JSON of a tap on `view` and the `$screen_name` it
     /// carries, or `nil` when a tap does nothing there (or the click would be
     /// filtered).
-    func click(for view: ViewObject) -> (json: String, screenName: String?)? {
-        guard let interaction = interaction(for: view) else { return nil }
+    func click(for element: any ElementNode) -> (json: String, screenName: String?)? {
+        let interaction: Interaction? = switch element {
+        case let view as ViewObject: interaction(for: view)
+        case let hosted as HostedElement where hosted.tapResponse != nil: ReferenceHostCapture.swiftUIClick(on: hosted, interceptor: interceptor)
+        default: nil
+        }
+        guard let interaction else { return nil }
         captured.events.withLock { $0.removeAll() }
         interceptor.context.emit(interaction)
         tracker.waitUntilQueued()

@@ -24,6 +24,8 @@ public struct ScreenInspection: Sendable, Codable {
         case alert
         /// The account tabs (Orders, Profile) with their tab bar, presented over the list.
         case tabs
+        /// The SwiftUI shop: its elements drawn by its hosting view.
+        case shop
     }
 
     /// One element as drawn.
@@ -90,6 +92,7 @@ public struct ScreenInspection: Sendable, Codable {
         case .pages: try driver.push(app.pagesScreen, on: app.navigation)
         case .alert: try driver.present(try app.makeAlert(), from: app.listScreen)
         case .tabs: try driver.present(app.accountTabs, from: app.navigation)
+        case .shop: try driver.push(app.shopScreen, on: app.navigation)
         }
         return app
     }
@@ -111,7 +114,9 @@ public struct ScreenInspection: Sendable, Codable {
         var elements: [ElementInfo] = []
         // The window's tree, each view's frame offset by its ancestors'.
         let window = app.host.screenBounds
-        var stack: [(ViewObject, Double, Double, Double, Double, Int)] = [(app.host.window, 0, 0, window.width, window.height, 0)]
+        // SwiftUI content is drawn as the hosting view's elements, not subviews: the
+        // walk follows every element's children.
+        var stack: [(any ElementNode, Double, Double, Double, Double, Int)] = [(app.host.window, 0, 0, window.width, window.height, 0)]
         while let (view, originX, originY, parentWidth, parentHeight, depth) = stack.popLast() {
             guard !view.isHidden, view.alpha > 0 else { continue }
             let (frame, laidOut) = displayFrame(of: view, parentWidth: parentWidth, parentHeight: parentHeight)
@@ -125,7 +130,7 @@ public struct ScreenInspection: Sendable, Codable {
                 let content = ElementContentExtractor().content(of: view)
                 elements.append(ElementInfo(
                     type: view.typeName, content: content, x: x, y: y, width: frame.width, height: frame.height, depth: depth,
-                    isLeaf: view.subviews.isEmpty, laidOutForDisplay: laidOut,
+                    isLeaf: view.childElements.isEmpty, laidOutForDisplay: laidOut,
                     slashPath: slashIdentity.path.text, slashID: slashIdentity.elementID,
                     hubblePath: hubbleIdentity.path.text, hubbleID: hubbleIdentity.elementID,
                     click: nil, clickScreen: nil))
@@ -135,7 +140,7 @@ public struct ScreenInspection: Sendable, Codable {
                 }
             }
             let contentX = x - view.boundsOrigin.x, contentY = y - view.boundsOrigin.y
-            for child in view.subviews.reversed() { stack.append((child, contentX, contentY, frame.width, frame.height, depth + 1)) }
+            for child in view.childElements.reversed() { stack.append((child, contentX, contentY, frame.width, frame.height, depth + 1)) }
         }
         return ScreenInfo(
             choice: label, screenName: visible?.typeName ?? "none", title: visible?.title,
@@ -143,12 +148,12 @@ public struct ScreenInspection: Sendable, Codable {
     }
 
     /// Whether `view` is `ancestor` or hangs under it.
-    static func view(_ view: ViewObject, isWithin ancestor: ViewObject) -> Bool {
-        var current: ViewObject? = view
+    static func view(_ view: any ElementNode, isWithin ancestor: ViewObject) -> Bool {
+        var current: (any ElementNode)? = view
         var steps = 0
         while let candidate = current, steps < 512 {
             if candidate === ancestor { return true }
-            current = candidate.superview
+            current = candidate.parentElement
             steps += 1
         }
         return false
@@ -156,7 +161,7 @@ public struct ScreenInspection: Sendable, Codable {
 
     /// The view's frame, or — when it has none (root and content views) — its
     /// superview's bounds.
-    static func displayFrame(of view: ViewObject, parentWidth: Double, parentHeight: Double) -> (Rect, Bool) {
+    static func displayFrame(of view: any ElementNode, parentWidth: Double, parentHeight: Double) -> (Rect, Bool) {
         if view.frame.width > 0, view.frame.height > 0 { return (view.frame, false) }
         return (Rect(x: 0, y: 0, width: parentWidth, height: parentHeight), true)
     }

@@ -12,31 +12,49 @@ struct DeadClickDetector {
     }
 
     private(set) var pending: [PendingTap] = []
+    /// The last click, which has answered no tap yet: hooks that see one touch at
+    /// the same method may record the click before the touch (a SwiftUI tap and the
+    /// touch it ends, both at `sendEvent:`).
+    private var unmatchedClick: (element: Properties, at: MonotonicInstant)?
 
-    /// A tap to wait on.
-    mutating func tapped(_ tap: PendingTap) { pending.append(tap) }
+    /// A tap to wait on — unless the click it triggered came just before it (within
+    /// `timeout`), on its element or one around it.
+    mutating func tapped(_ tap: PendingTap, timeout: Duration) {
+        if let click = unmatchedClick, tap.submission.monotonic - click.at <= timeout, Self.click(on: click.element, answers: tap) {
+            unmatchedClick = nil
+            return
+        }
+        pending.append(tap)
+    }
 
     /// Something responded to every tap waiting (a screen view, the app left): none
     /// is dead.
-    mutating func responded() { pending.removeAll() }
+    mutating func responded() {
+        pending.removeAll()
+        unmatchedClick = nil
+    }
 
     /// A click answered the taps on the clicked element or inside it (a double tap's
     /// first touch too); when none waits there, the tap that triggered it — the
     /// newest waiting (the click's element may not be the touched view). Earlier taps
     /// elsewhere keep waiting: a dead tap followed by a working one is still dead.
-    mutating func answered(byClickOn element: Properties?) {
-        guard !pending.isEmpty else { return }
-        let before = pending.count
-        if let element {
-            let id = element["$element_id"]
-            let path: String? = if case .string(let text)? = element["$element_path"], !text.isEmpty { text } else { nil }
-            pending.removeAll { tap in
-                if let id, tap.properties["$element_id"] == id { return true }
-                guard let path, case .string(let tapPath)? = tap.properties["$element_path"] else { return false }
-                return Self.path(tapPath, isWithin: path)
-            }
+    mutating func answered(byClickOn element: Properties?, at instant: MonotonicInstant) {
+        guard !pending.isEmpty else {
+            unmatchedClick = element.map { ($0, instant) }
+            return
         }
+        let before = pending.count
+        if let element { pending.removeAll { Self.click(on: element, answers: $0) } }
         if pending.count == before { pending.removeLast() }
+    }
+
+    /// Whether a click on `element` answers `tap`: the same element id, or a tap on
+    /// the element or inside it.
+    static func click(on element: Properties, answers tap: PendingTap) -> Bool {
+        if let id = element["$element_id"], tap.properties["$element_id"] == id { return true }
+        guard case .string(let path)? = element["$element_path"], !path.isEmpty,
+              case .string(let tapPath)? = tap.properties["$element_path"] else { return false }
+        return Self.path(tapPath, isWithin: path)
     }
 
     /// Whether `path` names the element of `ancestor` or one inside it: `ancestor`

@@ -119,10 +119,11 @@ final class EventAssembler: Sendable {
         // (and taps on the same element); leaving the app (a tap that opened a link or
         // another app) ends them all.
         case .interaction(let interaction) where !interaction.isScreenView:
-            deadClicks.withLock { $0.answered(byClickOn: interaction.elementProperties) }
+            deadClicks.withLock { $0.answered(byClickOn: interaction.elementProperties, at: submission.monotonic) }
         case .interaction, .leftScreen: deadClicks.withLock { $0.responded() }
         case .lifecycle(let name, _) where name == .appEnd: deadClicks.withLock { $0.responded() }
-        case .tap(let properties): deadClicks.withLock { $0.tapped(DeadClickDetector.PendingTap(submission: submission, properties: properties)) }
+        case .tap(let properties):
+            deadClicks.withLock { $0.tapped(DeadClickDetector.PendingTap(submission: submission, properties: properties), timeout: timeout) }
         default: break
         }
         return due
