@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackReferenceHostIntegrationTests",
-            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", 
                 "AutoTrackReferenceHostIntegration", "AutoTrackSampleSession", "AutoTrack", "AutoTrackEvents", "AutoTrackProperties",
                 "AutoTrackReferenceUI", "AutoTrackRuntime", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackSerialization",
             ],

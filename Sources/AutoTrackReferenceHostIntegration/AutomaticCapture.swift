@@ -92,7 +92,8 @@ extension Tracker {
     /// and `$AppViewScreen` events, tracks `$AppStart` now and on every return from the
     /// background, and `$AppEnd` with the session's `$event_duration` on every move to
     /// it; records the exposures of the views watched through
-    /// ``AutomaticCapture/exposures`` after every run-loop turn.
+    /// ``AutomaticCapture/exposures``, and of the SwiftUI views that ask for it
+    /// (`.autoTrackExposure(…)`), after every run-loop turn.
     ///
     /// Idempotent: while capture is on, calling it again (from any thread) tracks no
     /// second `$AppStart`, adds no second observer, and only installs hooks not
@@ -129,7 +130,10 @@ extension Tracker {
                 self?.trackAppStart(resumingFromBackground: true)
                 exposures.resume()
             })
-            capture.observe(host.addRunLoopObserver { exposures.update() })
+            capture.observe(host.addRunLoopObserver { [unowned host] in
+                SwiftUIExposures.watchRequested(on: host, monitor: exposures)
+                exposures.update()
+            })
             // The app starts once: capture enabled again after disable() is no launch.
             if claimLaunch() { trackAppStart(resumingFromBackground: false) }
         }

@@ -1,5 +1,6 @@
 /// AutoTrackReferenceSwiftUI: `View`, `Binding` appear in this file's public API.
 public import AutoTrackReferenceSwiftUI
+import AutoTrackEvents
 /// AutoTrackReferenceUI: `ViewControllerObject` appears in this file's public API.
 public import AutoTrackReferenceUI
 /// AutoTrackRuntime: `RuntimeError` appears in this file's public API.
@@ -43,7 +44,8 @@ public final class ShopState {
 /// an "Add to cart" button, a "Gift wrap" toggle, a "Follow" button whose label
 /// says whether the shopper follows, a "Debug menu" button automatic capture
 /// ignores, a list of products that link to
-/// their detail, and a banner image with a tap gesture.
+/// their detail, and a banner image with a tap gesture, watched for exposure
+/// (`campaign: spring`).
 public struct ShopView: View {
     /// The state.
     public let state: ShopState
@@ -80,7 +82,9 @@ public struct ShopView: View {
                     NavigationLink(product.name, destination: ProductDetailView(product: product, log: log))
                 }
             }
-            Image("banner").onTapGesture { log.record(.shopBannerTap) }
+            Image("banner")
+                .onTapGesture { log.record(.shopBannerTap) }
+                .autoTrackExposure(minimumVisibleRatio: 0.5, properties: ["campaign": "spring"])
         }
     }
 }

@@ -149,8 +149,8 @@ public enum ScriptedSession {
             try app.host.driver.tap(buy)
             tracker.setConsent(.granted)
         },
-        Step(description: "open the SwiftUI shop: a hosting controller, a screen named after its view",
-             expectedEvents: ["$AppViewScreen"]) { app, _ in
+        Step(description: "open the SwiftUI shop: a hosting controller, a screen named after its view; its banner asks to be watched",
+             expectedEvents: ["$AppViewScreen", "$AppElementExposure"]) { app, _ in
             try app.host.driver.push(app.shopScreen, on: app.navigation)
         },
         Step(description: "tap Add to cart twice: the cart line re-renders, the button keeps its $element_id",
@@ -169,8 +169,8 @@ public enum ScriptedSession {
              expectedEvents: ["$AppClick", "$AppViewScreen"]) { app, _ in
             try app.host.driver.tap("Charger", in: try shopView(app))
         },
-        Step(description: "go back to the list (its watched banner and row are seen again)",
-             expectedEvents: ["$AppViewScreen", "$AppViewScreen", "$AppElementExposure", "$AppElementExposure"]) { app, _ in
+        Step(description: "go back to the list through the shop (the watched banners and row are seen again)",
+             expectedEvents: ["$AppViewScreen", "$AppElementExposure", "$AppViewScreen", "$AppElementExposure", "$AppElementExposure"]) { app, _ in
             try app.host.driver.pop(app.navigation)
             try app.host.driver.pop(app.navigation)
         },

@@ -100,6 +100,9 @@ struct EndToEndTests {
         #expect(Set(shopClicks.map { $0.properties["$element_id"] }).count == 3)
         #expect(shopClicks[3].properties["$element_position"] == "0:2")
         #expect(events.contains { $0.name == .appViewScreen && $0.properties["$screen_name"] == "ProductDetailView" })
+        let shopExposures = events.filter { $0.name == .appElementExposure && $0.properties["$screen_name"] == "ShopView" }
+        #expect(shopExposures.map { $0.properties["$element_type"] } == ["Image", "Image"])
+        #expect(shopExposures.allSatisfy { $0.properties["campaign"] == "spring" })
         // The session end and the code-tracked event.
         let end = events.firstIndex { $0.name == .appEnd }!
         #expect(events[end].properties["$event_duration"] != nil)

@@ -2,6 +2,7 @@
 public import AutoTrackEvents
 /// AutoTrackProperties: `DeclaredScreenTracking`, `ScreenTracking` appear in this file's public API.
 public import AutoTrackProperties
+import AutoTrackReferenceUI
 
 extension View {
     /// Names the screen this view is the root of (on a hosting controller), and adds
@@ -55,4 +56,23 @@ public struct ElementPropertiesModifier: NodeModifier {
     func apply(to node: RenderNode) {
         for (key, value) in properties { node.customProperties[key] = value }
     }
+}
+
+extension View {
+    /// Records `$AppElementExposure` for this view when at least `minimumVisibleRatio`
+    /// of it is on screen for `minimumDuration` — every appearance, or only the first
+    /// when `repeats` is false — with `properties` added. The view keeps its
+    /// appearance across re-renders while its identity lasts.
+    public func autoTrackExposure(
+        minimumVisibleRatio: Double = 0, minimumDuration: Duration = .zero, repeats: Bool = true, properties: Properties = [:]
+    ) -> ModifiedContent<Self, ExposureModifier> {
+        modifier(ExposureModifier(request: HostedExposureRequest(
+            minimumVisibleRatio: minimumVisibleRatio, minimumDuration: minimumDuration, repeats: repeats, properties: properties)))
+    }
+}
+
+/// `.autoTrackExposure(…)`.
+public struct ExposureModifier: NodeModifier {
+    let request: HostedExposureRequest
+    func apply(to node: RenderNode) { node.exposureRequest = request }
 }

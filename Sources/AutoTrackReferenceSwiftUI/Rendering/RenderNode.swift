@@ -31,6 +31,7 @@ final class RenderNode {
     var customProperties: Properties = [:]
     var isIgnored = false
     var ignoresDescendants = false
+    var exposureRequest: HostedExposureRequest?
 
     init(
         typeName: String, role: ElementRole, identity: [String], arrangement: Arrangement = .vertical, height: Double = 0,
@@ -74,7 +75,7 @@ final class RenderNode {
             ownText: text, isOn: isOn, imageName: imageName, listPosition: listPosition,
             accessibilityIdentifier: accessibilityIdentifier, customElementID: customElementID,
             customProperties: customProperties, isIgnoredByAutoTrack: isIgnored, ignoresDescendants: ignoresDescendants,
-            perform: perform)
+            exposureRequest: exposureRequest, perform: perform)
         for child in placed { element.append(child) }
         return element
     }

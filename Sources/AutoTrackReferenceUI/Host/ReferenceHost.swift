@@ -74,6 +74,8 @@ public final class ReferenceHost: @unchecked Sendable {
     public private(set) var notificationCenter: NotificationCenterObject!
     /// The key window.
     public private(set) var window: ViewObject!
+    /// The hosting views made so far and still alive.
+    package let hostingViews = HostingViewRegistry()
     /// The window's root view controller.
     public internal(set) var rootViewController: ViewControllerObject?
     /// Whether the app is in the background.

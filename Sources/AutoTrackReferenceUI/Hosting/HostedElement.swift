@@ -7,9 +7,11 @@ public import AutoTrackProperties
 /// view tree as an SDK sees it through the hosting view — no `UIView` of its own, a
 /// frame, a label, what a tap on it does, and the identity SwiftUI keeps for it.
 ///
-/// Elements are made afresh at every render; what stays is their
-/// ``siblingIdentity`` (structural position, `ForEach` id, explicit `.id(_:)`), so an
-/// element's path and `$element_id` survive re-rendering.
+/// Every render evaluates the views again; an element whose identity — its type and
+/// ``siblingIdentity`` (structural position, `ForEach` id, explicit `.id(_:)`) under
+/// the same parent — is drawn again is the same object, updated, as SwiftUI keeps a
+/// view's state while its identity lasts. So an element's path and `$element_id`
+/// survive re-rendering, and so does an exposure's appearance.
 public final class HostedElement: ElementNode {
     /// What a tap on an element does.
     public enum TapResponse: Hashable, Sendable {
@@ -26,37 +28,40 @@ public final class HostedElement: ElementNode {
     /// The view's type name as SwiftUI declares it (`Button`, `VStack`, `ProductRow`).
     public let typeName: String
     /// The role collectors see.
-    public let role: ElementRole
+    public private(set) var role: ElementRole
     /// SwiftUI's identity of the element among its siblings (`0`, `1,else`,
     /// `0,id:42`), written in its path.
     public let siblingIdentity: String?
     /// What a tap does, `nil` for views a tap passes through (text, stacks).
-    public let tapResponse: TapResponse?
+    public private(set) var tapResponse: TapResponse?
     /// The frame in the parent's coordinates (the hosting view's for the top elements).
     public internal(set) var frame: Rect
     /// The label's text (a button's, a toggle's, a text's).
-    public let ownText: String?
+    public private(set) var ownText: String?
     /// A toggle's value when it was drawn.
-    public let isOn: Bool?
+    public private(set) var isOn: Bool?
     /// An image's name.
-    public let imageName: String?
+    public private(set) var imageName: String?
     /// The row of the list the element is in (it or a view above it is a row).
-    public let listPosition: ListPosition?
+    public private(set) var listPosition: ListPosition?
     /// The accessibility identifier (`.accessibilityIdentifier(_:)`).
-    public let accessibilityIdentifier: String?
+    public private(set) var accessibilityIdentifier: String?
     /// An element id the app assigned for analytics.
-    public let customElementID: String?
+    public private(set) var customElementID: String?
     /// Properties the app attached to the element's clicks.
-    public let customProperties: Properties
+    public private(set) var customProperties: Properties
     /// Whether automatic capture leaves the element alone.
-    public let isIgnoredByAutoTrack: Bool
+    public private(set) var isIgnoredByAutoTrack: Bool
     /// Whether automatic capture leaves every element below this one alone.
-    public let ignoresDescendants: Bool
+    public private(set) var ignoresDescendants: Bool
+    /// What the app asked for when the element is seen (`.autoTrackExposure(…)`), or
+    /// `nil`: the element is not watched.
+    public internal(set) var exposureRequest: HostedExposureRequest?
     /// The children, back to front.
     public private(set) var children: [HostedElement] = []
     /// What the tap response runs: the button's action, the link's navigation, the
     /// toggle's flip.
-    let perform: (() -> Void)?
+    private(set) var perform: (() -> Void)?
     private weak var parentStorage: HostedElement?
     private weak var hostingViewStorage: HostingViewObject?
 
@@ -65,8 +70,10 @@ public final class HostedElement: ElementNode {
         typeName: String, role: ElementRole, siblingIdentity: String?, frame: Rect = .zero, tapResponse: TapResponse? = nil,
         ownText: String? = nil, isOn: Bool? = nil, imageName: String? = nil, listPosition: ListPosition? = nil,
         accessibilityIdentifier: String? = nil, customElementID: String? = nil, customProperties: Properties = [:],
-        isIgnoredByAutoTrack: Bool = false, ignoresDescendants: Bool = false, perform: (() -> Void)? = nil
+        isIgnoredByAutoTrack: Bool = false, ignoresDescendants: Bool = false, exposureRequest: HostedExposureRequest? = nil,
+        perform: (() -> Void)? = nil
     ) {
+        self.exposureRequest = exposureRequest
         self.typeName = typeName
         self.role = role
         self.siblingIdentity = siblingIdentity
@@ -102,6 +109,41 @@ public final class HostedElement: ElementNode {
 
     func attach(to view: HostingViewObject) { hostingViewStorage = view }
 
+    /// This element, kept for `drawn` — the same view drawn again — with `drawn`'s
+    /// content, and its children kept the same way where their identities match.
+    func keep(drawnAs drawn: HostedElement) -> HostedElement {
+        frame = drawn.frame
+        role = drawn.role
+        tapResponse = drawn.tapResponse
+        ownText = drawn.ownText
+        isOn = drawn.isOn
+        imageName = drawn.imageName
+        listPosition = drawn.listPosition
+        accessibilityIdentifier = drawn.accessibilityIdentifier
+        customElementID = drawn.customElementID
+        customProperties = drawn.customProperties
+        isIgnoredByAutoTrack = drawn.isIgnoredByAutoTrack
+        ignoresDescendants = drawn.ignoresDescendants
+        exposureRequest = drawn.exposureRequest
+        perform = drawn.perform
+        let kept = Self.reconcile(drawn.children, with: children)
+        for child in kept { child.parentStorage = self }
+        children = kept
+        return self
+    }
+
+    /// `drawn`, each element replaced by the element of `previous` with its type and
+    /// sibling identity, kept (``keep(drawnAs:)``).
+    static func reconcile(_ drawn: [HostedElement], with previous: [HostedElement]) -> [HostedElement] {
+        var byIdentity: [String: HostedElement] = [:]
+        for element in previous { byIdentity["\(element.typeName)|\(element.siblingIdentity ?? "")"] = element }
+        return drawn.map { element in
+            let key = "\(element.typeName)|\(element.siblingIdentity ?? "")"
+            guard let kept = byIdentity.removeValue(forKey: key) else { return element }
+            return kept.keep(drawnAs: element)
+        }
+    }
+
     /// The element as a tap leaves it, in the same place: a toggle with its value
     /// flipped — what its click reports, as a switch's value-changed action does —
     /// and any other element itself.
@@ -111,7 +153,7 @@ public final class HostedElement: ElementNode {
             typeName: typeName, role: role, siblingIdentity: siblingIdentity, frame: frame, tapResponse: tapResponse,
             ownText: ownText, isOn: !isOn, imageName: imageName, listPosition: listPosition,
             accessibilityIdentifier: accessibilityIdentifier, customElementID: customElementID, customProperties: customProperties,
-            isIgnoredByAutoTrack: isIgnoredByAutoTrack, ignoresDescendants: ignoresDescendants, perform: nil)
+            isIgnoredByAutoTrack: isIgnoredByAutoTrack, ignoresDescendants: ignoresDescendants, exposureRequest: exposureRequest, perform: nil)
         flipped.parentStorage = parentStorage
         flipped.hostingViewStorage = hostingViewStorage
         return flipped

@@ -20,12 +20,20 @@ public final class HostingViewObject: ViewObject, @unchecked Sendable {
     /// Creates a hosting view of `cls`.
     public override init(host: ReferenceHost, class cls: RuntimeClass, role: ElementRole) {
         super.init(host: host, class: cls, role: role)
+        host.hostingViews.add(self)
     }
 
-    /// Evaluates the content's views again and replaces the elements — what SwiftUI
-    /// does when state the views read changes.
+    /// Every drawn element that asks to be watched when seen, with its request.
+    public var exposureRequests: [(element: HostedElement, request: HostedExposureRequest)] {
+        allElements.compactMap { element in element.exposureRequest.map { (element, $0) } }
+    }
+
+    /// Evaluates the content's views again and updates the elements — what SwiftUI
+    /// does when state the views read changes: an element drawn again with the same
+    /// identity stays the same object.
     public func render() {
-        let rendered = content?.render(in: Rect(x: 0, y: 0, width: frame.width, height: frame.height)) ?? []
+        let drawn = content?.render(in: Rect(x: 0, y: 0, width: frame.width, height: frame.height)) ?? []
+        let rendered = HostedElement.reconcile(drawn, with: elements)
         for element in rendered { element.attach(to: self) }
         elements = rendered
         renderCount += 1
