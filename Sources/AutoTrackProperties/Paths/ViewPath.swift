@@ -3,7 +3,9 @@ public enum ViewPathStyle: String, Hashable, Sendable, CaseIterable {
     /// `Screen[0]/UIView[0]/UITableView[0]/MyCell#[1,0]/UILabel[0]`: from the screen
     /// down, `Type[i]` with `i` the index among siblings of the same type, cells as
     /// `#[section,row]`, a cell's content view (or any direct child of a cell) indexed
-    /// as its cell. The walk stops at the screen whose root view it reaches.
+    /// as its cell; an element with a ``ElementNode/siblingIdentity`` (SwiftUI's) has
+    /// it instead of the index (`Button[1,else]`). The walk stops at the screen whose
+    /// root view it reaches.
     case slash
     /// `UIWindow(0)_UIView(0)_UILabel(0)`: from the top of the tree down, joined by
     /// `_`, `Type(i)` with the same-type index; cells as `(section:0 row:7)` or
