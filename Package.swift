@@ -285,7 +285,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoTrackReferenceUITests",
-            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
+            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -112,6 +112,36 @@ struct SwiftUITapHookTests {
     }
 }
 
+/// A view using capture's modifiers.
+struct TaggedView: View {
+    var body: some View {
+        VStack {
+            Button("Pay") {}.autoTrackProperties(["sku": "A-1"]).autoTrackElementID("pay-button")
+            VStack {
+                Button("Hidden") {}
+            }.autoTrackIgnored(descendants: true)
+        }
+    }
+}
+
+@Suite("SwiftUI capture modifiers")
+struct SwiftUICaptureModifierTests {
+    @Test("custom properties and an element id reach the click; a container ignored with its descendants records none")
+    func modifiers() throws {
+        let fixture = try Fixture()
+        try fixture.install(SwiftUITapHook())
+        let screen = try fixture.host.makeHostingController(rootView: TaggedView())
+        try fixture.host.driver.push(screen, on: fixture.app.navigation)
+        let view = try #require(screen.hostingView)
+        try fixture.host.driver.tap("Pay", in: view)
+        try fixture.host.driver.tap("Hidden", in: view)
+        let clicks = fixture.sink.interactions.filter { $0.point == .swiftUITap }
+        #expect(clicks.count == 1)
+        #expect(clicks.first?.element?.properties["sku"] == "A-1")
+        #expect(clicks.first?.element?.properties["$element_id"] == "pay-button")
+    }
+}
+
 extension Array {
     /// The one element, or `nil` when there are none or several.
     var only: Element? { count == 1 ? first : nil }
