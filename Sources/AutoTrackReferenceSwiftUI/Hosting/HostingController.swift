@@ -6,7 +6,7 @@ public import AutoTrackProperties
 public import AutoTrackRuntime
 
 /// The content of a hosting controller: a root view of type `Root`, rendered into
-/// ``HostedElement``s. Setting ``root`` renders again, as SwiftUI does when a hosting
+/// `HostedElement`s. Setting ``root`` renders again, as SwiftUI does when a hosting
 /// controller's `rootView` changes.
 public final class SwiftUIContent<Root: View>: HostedContent {
     /// The root view.
