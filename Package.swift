@@ -233,7 +233,7 @@ let package = Package(
         // The command line: the inspect page in a real browser.
         .testTarget(
             name: "AutoTrackCLITests",
-            dependencies: ["AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization"],
+            dependencies: ["AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         // Hooks written as a third party would, from the public API only.

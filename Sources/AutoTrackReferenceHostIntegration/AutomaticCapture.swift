@@ -130,8 +130,9 @@ extension Tracker {
                 self?.trackAppStart(resumingFromBackground: true)
                 exposures.resume()
             })
+            let swiftUIExposures = SwiftUIExposures(monitor: exposures)
             capture.observe(host.addRunLoopObserver { [unowned host] in
-                SwiftUIExposures.watchRequested(on: host, monitor: exposures)
+                swiftUIExposures.watchRequested(on: host)
                 exposures.update()
             })
             // The app starts once: capture enabled again after disable() is no launch.

@@ -29,7 +29,7 @@ public final class ShopState {
     public var giftWrap = false
     /// Whether the shopper follows the shop (the Follow button's label says).
     public var isFollowing = false
-    /// Whether the promotion line is shown above the cart line.
+    /// Whether the promotion button is shown above the cart line.
     public var showsPromotion = false
     /// The products, in the order the list shows them.
     public var products = [
@@ -40,12 +40,13 @@ public final class ShopState {
     public init() {}
 }
 
-/// The sample app's SwiftUI screen: a title, a promotion shown or not, the cart line,
+/// The sample app's SwiftUI screen: a title, a promotion button shown or not, the cart line,
 /// an "Add to cart" button, a "Gift wrap" toggle, a "Follow" button whose label
 /// says whether the shopper follows, a "Debug menu" button automatic capture
 /// ignores, a list of products that link to
 /// their detail, and a banner image with a tap gesture, watched for exposure
-/// (`campaign: spring`).
+/// (`campaign: spring`), and a gift-cards row whose tap gesture is on its stack, not
+/// on its text.
 public struct ShopView: View {
     /// The state.
     public let state: ShopState
@@ -62,7 +63,7 @@ public struct ShopView: View {
     public var body: some View {
         VStack {
             Text("Shop")
-            if state.showsPromotion { Text("Free shipping today") }
+            if state.showsPromotion { Button("Free shipping today") { log.record(.promotion) } }
             Text("In cart: \(state.cartCount)")
             Button("Add to cart") {
                 log.record(.addToCart)
@@ -85,6 +86,11 @@ public struct ShopView: View {
             Image("banner")
                 .onTapGesture { log.record(.shopBannerTap) }
                 .autoTrackExposure(minimumVisibleRatio: 0.5, properties: ["campaign": "spring"])
+            HStack {
+                Text("Gift cards")
+                Image("card")
+            }
+            .onTapGesture { log.record(.giftCards) }
         }
     }
 }
@@ -118,6 +124,10 @@ extension AppLogEntry {
     public static let addToCart = AppLogEntry("add to cart")
     /// The shop's gift-wrap toggle changed.
     public static let giftWrap = AppLogEntry("gift wrap")
+    /// The shop's promotion button ran.
+    public static let promotion = AppLogEntry("promotion")
+    /// The shop's gift-cards row ran its tap gesture.
+    public static let giftCards = AppLogEntry("gift cards")
     /// The shop's Follow button ran.
     public static let follow = AppLogEntry("follow")
     /// The shop's ignored Debug menu button ran.

@@ -1,3 +1,6 @@
+import AutoTrackConformance
+import AutoTrackConformanceCore
+import AutoTrackInterception
 import Foundation
 import Testing
 
@@ -55,6 +58,40 @@ struct HookLibraryTests {
         #expect(output.contains("rule 3: record then forward"), "\(output)")
     }
 
+    @Test("the Swift Testing layer takes a hook library: a correct hook records no issue", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && clang != nil, "needs the real Objective-C runtime and clang"))
+    func swiftTestingLayerPasses() throws {
+        let library = HookLibrary(path: URL(fileURLWithPath: try Self.build("send_action_exchange.m")), tool: autotrackExecutable)
+        defer { try? FileManager.default.removeItem(at: library.path) }
+        for id in ["GEN-01", "SA-01"] {
+            try expectConformance(library, hook: "send-action/objc-exchange", point: .sendAction, scenario: try #require(ScenarioCatalog.scenario(id)))
+        }
+        let report = try library.evaluate(hook: "send-action/objc-exchange", point: .sendAction, scenarios: [try #require(ScenarioCatalog.scenario("SA-02"))])
+        #expect(report.passed && report.outcomes.count == 1 && report.backend == "objc")
+    }
+
+    @Test("the Swift Testing layer records a naive hook's violation as an issue naming its rule", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && clang != nil, "needs the real Objective-C runtime and clang"))
+    func swiftTestingLayerCatches() throws {
+        let library = HookLibrary(path: URL(fileURLWithPath: try Self.build("naive/record_after_original.m")), tool: autotrackExecutable)
+        defer { try? FileManager.default.removeItem(at: library.path) }
+        let scenario = try #require(ScenarioCatalog.scenario("GEN-02"))
+        try withKnownIssue {
+            try expectConformance(library, hook: "send-action/naive-record-after-original", point: .sendAction, scenario: scenario)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("GEN-02") && $0.rawValue.contains("rule 3") }
+        }
+        #expect(throws: ConformanceFailure.self) {
+            try requireConformance(library, hook: "send-action/naive-record-after-original", point: .sendAction, scenarios: [scenario])
+        }
+    }
+
+    @Test("a missing tool is a typed error")
+    func missingTool() throws {
+        let library = HookLibrary(path: URL(fileURLWithPath: "/nonexistent/libhooks.so"), tool: URL(fileURLWithPath: "/nonexistent/autotrack"))
+        #expect(throws: HookLibrary.ToolNotFound.self) {
+            try library.evaluate(hook: "any", point: .sendAction, scenarios: ScenarioCatalog.all)
+        }
+    }
+
     @Test("a library that cannot be loaded is an error, not a pass", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn, "needs the real Objective-C runtime"))
     func unloadableLibrary() throws {
         let (status, output) = try Self.run(autotrackExecutable.path, ["conformance", "--hook-library", "/nonexistent/libhooks.so"])
@@ -69,5 +106,18 @@ struct HookLibraryTests {
         #expect(cflags.contains("Sources/CAutoTrackHook/include"))
         let ldflags = try Self.run(autotrackExecutable.path, ["ldflags"]).output
         #expect(ldflags.contains("-shared") && ldflags.contains("-lobjc"))
+    }
+}
+
+/// The article's example library, built on first use.
+let exchangeLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("send_action_exchange.m")) ?? "/nonexistent/libsend_action_exchange.so"))
+
+/// The article's example: the whole send-action catalog on the Objective-C exchange
+/// hook, one scenario per test case.
+@Suite("The Objective-C hook article's Swift Testing example", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && HookLibraryTests.clang != nil, "needs the real Objective-C runtime and clang"))
+struct HookLibraryArticleTests {
+    @Test(arguments: ScenarioCatalog.scenarios(for: .sendAction))
+    func exchangeHookConforms(scenario: Scenario) throws {
+        try expectConformance(exchangeLibrary, hook: "send-action/objc-exchange", point: .sendAction, scenario: scenario)
     }
 }

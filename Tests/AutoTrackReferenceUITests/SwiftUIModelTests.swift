@@ -52,7 +52,7 @@ struct SwiftUIModelTests {
         #expect(identity(view, "Shown") == "1,if")
         #expect(identity(view, "Grouped") == "2", "a group draws no node of its own")
         #expect(identity(view, "b") == "3,id:b")
-        #expect(identity(view, "Explicit") == "id:1")
+        #expect(identity(view, "Explicit") == "4,id:1", "an explicit id is added to the position")
         model.flag = false
         view.render()
         #expect(identity(view, "hidden") == "1,else")
@@ -81,6 +81,32 @@ struct SwiftUIModelTests {
         #expect(model.taps == ["left", "b"])
         let right = try #require(view.allElements.first { $0.ownText == "right" })
         #expect(view.tapTarget(at: right.frameInHostingView.center) == nil)
+    }
+
+    @Test("duplicate ForEach ids still give distinct identities, in order; separators in ids are escaped; several top views stack")
+    func duplicatesAndEscaping() throws {
+        let host = try ReferenceHost()
+        // A ForEach as the root view: several top views.
+        let controller = try host.makeHostingController(rootView: ForEach(["same", "same", "a/b]c"], id: \.self) { item in Button(item) {} })
+        try host.transitions.setRoot(controller)
+        let view = try #require(controller.hostingView)
+        #expect(view.elements.map(\.siblingIdentity) == ["id:same", "id:same,#2", "id:a%2Fb%5Dc"])
+        #expect(view.elements.map(\.frame.origin.y) == [0, 44, 88])
+        let first = view.elements[0], second = view.elements[1]
+        view.render()
+        #expect(view.elements[0] === first && view.elements[1] === second)
+    }
+
+    @Test("an element no longer drawn is detached: tapping it is an error, not a tap on what is there now")
+    func droppedElementsDetach() throws {
+        let model = Model()
+        let (host, view) = try render(model)
+        let shown = try #require(view.allElements.first { $0.ownText == "Shown" })
+        model.flag = false
+        view.render()
+        #expect(shown.hostingView == nil && shown.parentElement == nil)
+        #expect(throws: (any Error).self) { try host.driver.tap(shown) }
+        #expect(model.taps.isEmpty)
     }
 
     @Test("HStack children share the width; a VStack stacks its children")

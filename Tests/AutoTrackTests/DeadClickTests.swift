@@ -159,4 +159,30 @@ struct DeadClickTests {
         #expect(fixture.names == ["$AppClick", "$AppClick", "$AppDeadClick", "$AppClick", "$AppDeadClick"])
         fixture.memory.close()
     }
+
+    @Test("a dead tap stays dead when a working tap's click comes before its own touch")
+    func deadTapBeforeAClickFirstTap() throws {
+        let fixture = try Fixture()
+        fixture.touch(fixture.photo)
+        fixture.memory.clock.advance(by: 100)
+        fixture.click(fixture.buy)
+        fixture.touch(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppDeadClick"])
+        #expect(fixture.memory.events.last?.properties["$element_type"] == "UIImageView", "the photo's tap, not the button's")
+        fixture.memory.close()
+    }
+
+    @Test("a click on another element answers the newest tap before it, even when nothing follows for longer than the timeout")
+    func unrelatedClickAnswersTheNewestTap() throws {
+        let fixture = try Fixture()
+        fixture.touch(fixture.photo)
+        fixture.click(fixture.buy)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick"])
+        fixture.touch(fixture.photo)
+        fixture.memory.clock.advance(by: 2_000)
+        #expect(fixture.names == ["$AppClick", "$AppDeadClick"], "settled by the next tap: that one is dead on its own")
+        fixture.memory.close()
+    }
 }

@@ -49,7 +49,7 @@ enum SwiftUIScenarios {
             shop.run.expect(.oneInteraction, "distinct ids of one button across re-renders", expected: 1, observed: Set(ids).count)
             shop.run.expect(.oneInteraction, "clicks", expected: 2, observed: ids.count)
         },
-        scenario("SU-03", "a view shown above the button keeps the button's id", "Ids from sibling indexes: a conditional view appearing renumbers every view after it.", [.oneInteraction]) { shop in
+        scenario("SU-03", "a button shown above the button keeps the button's id", "Ids from sibling indexes: a conditional view appearing renumbers every view of its type after it.", [.oneInteraction]) { shop in
             try shop.tap("Add to cart")
             shop.state.showsPromotion = true
             try shop.rerender()
@@ -109,6 +109,11 @@ enum SwiftUIScenarios {
             }
             try shop.run.host.driver.tap(banner)
             shop.run.expectCounts(original: .shopBannerTap, originals: 1, interactions: 1)
+        },
+        scenario("SU-13", "a tap on text inside a tap-gesture stack: one click on the stack, its gesture once", "Hooks that look only at the view under the finger: a container's tap gesture, answered through its text, is never recorded.", [.originalOnce, .oneInteraction]) { shop in
+            try shop.tap("Gift cards")
+            shop.run.expectCounts(original: .giftCards, originals: 1, interactions: 1)
+            shop.run.expect(.oneInteraction, "the clicked element", expected: ["HStack Gift cards"], observed: shop.clicks.map { "\($0.element?.typeName ?? "?") \(shop.run.text($0.element?.properties["$element_content"]))" })
         },
     ]
 

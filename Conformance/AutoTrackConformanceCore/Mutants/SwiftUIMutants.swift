@@ -28,6 +28,13 @@ extension Mutants {
             }
             return result
         },
+        swiftUIMutant("under-the-finger-only", caughtBy: ["SU-13"]) { hostingView, location, context, original, message throws(RuntimeError) in
+            // Only the view under the finger is asked whether it answers taps.
+            if let element = hostingView.element(at: location), element.tapResponse != nil {
+                context.emit(interaction(element, in: hostingView, context: context, name: "under-the-finger-only"))
+            }
+            return try original.body(message)
+        },
         swiftUIMutant("bypasses-filters", caughtBy: ["SU-10"]) { hostingView, location, context, original, message throws(RuntimeError) in
             // Straight to the sink: ignored views and disabled tracking recorded anyway.
             if let element = hostingView.tapTarget(at: location) {

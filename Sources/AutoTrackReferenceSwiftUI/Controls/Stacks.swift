@@ -8,7 +8,7 @@ public struct VStack<Content: View>: View, PrimitiveView {
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
 
     func nodes(in context: RenderContext) -> [RenderNode] {
-        [RenderNode(typeName: "VStack", role: .view, identity: context.identity, children: Renderer.nodes(of: content, in: context.below))]
+        [RenderNode(typeName: "VStack", role: .view, identity: context.identity, children: Renderer.distinguished(Renderer.nodes(of: content, in: context.below)))]
     }
 }
 
@@ -22,7 +22,7 @@ public struct HStack<Content: View>: View, PrimitiveView {
     func nodes(in context: RenderContext) -> [RenderNode] {
         [RenderNode(
             typeName: "HStack", role: .view, identity: context.identity, arrangement: .horizontal,
-            children: Renderer.nodes(of: content, in: context.below))]
+            children: Renderer.distinguished(Renderer.nodes(of: content, in: context.below)))]
     }
 }
 
@@ -45,7 +45,7 @@ public struct List<Content: View>: View, PrimitiveView {
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
 
     func nodes(in context: RenderContext) -> [RenderNode] {
-        let rows = Renderer.nodes(of: content, in: context.below)
+        let rows = Renderer.distinguished(Renderer.nodes(of: content, in: context.below))
         for (index, row) in rows.enumerated() {
             for node in row.subtree { node.listPosition = ListPosition(section: 0, index: index) }
         }
@@ -69,7 +69,7 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
 
     func nodes(in context: RenderContext) -> [RenderNode] {
         data.flatMap { element in
-            Renderer.nodes(of: content(element), in: context.identified(by: "id:\(id(element))"))
+            Renderer.nodes(of: content(element), in: context.identified(by: RenderContext.identityPart(explicit: id(element))))
         }
     }
 }

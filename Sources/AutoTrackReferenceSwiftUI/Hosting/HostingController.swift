@@ -34,7 +34,14 @@ public final class SwiftUIContent<Root: View>: HostedContent {
     /// Evaluates the root view's body and lays it out in `bounds`.
     public func render(in bounds: Rect) -> [HostedElement] {
         let context = RenderContext { [weak self] destination in self?.show(destination) }
-        return Renderer.nodes(of: root, in: context).map { $0.element(at: bounds.origin, width: bounds.width) }
+        // Several top views (a group, a condition, a ForEach at the root) stack as a
+        // VStack's children do.
+        var y = bounds.origin.y
+        return Renderer.distinguished(Renderer.nodes(of: root, in: context)).map { node in
+            let element = node.element(at: Point(x: bounds.origin.x, y: y), width: bounds.width)
+            y += element.frame.height
+            return element
+        }
     }
 
     /// A navigation link's destination: a hosting controller of its own, pushed on the

@@ -37,10 +37,10 @@ extension View {
         ModifiedContent(content: self, modifier: modifier)
     }
 
-    /// The view with an explicit identity: a view whose id changes is a new view,
-    /// while one whose id stays keeps its identity wherever it is drawn.
+    /// The view with an explicit identity, added to its position: a view whose id
+    /// changes is a new view, with none of the old one's state.
     public func id<ID: Hashable>(_ id: ID) -> ModifiedContent<Self, IdentityModifier> {
-        modifier(IdentityModifier(id: "\(id)"))
+        modifier(IdentityModifier(id: RenderContext.identityPart(explicit: id)))
     }
 
     /// The view with an accessibility identifier (part of its `$element_id`).
@@ -57,7 +57,7 @@ extension View {
 /// `.id(_:)`: an explicit identity.
 public struct IdentityModifier: NodeModifier {
     let id: String
-    func apply(to node: RenderNode) { node.identity = ["id:\(id)"] }
+    func apply(to node: RenderNode) { node.identity.append(id) }
 }
 
 /// `.accessibilityIdentifier(_:)`.

@@ -11,7 +11,7 @@ extension TouchDriver {
     /// - Throws: `RuntimeError.exception(name:reason:)` when the element is no
     ///   longer drawn in a hosting view.
     public func tap(_ element: HostedElement) throws(RuntimeError) {
-        guard let hostingView = element.hostingView else {
+        guard let hostingView = element.hostingView, hostingView.allElements.contains(where: { $0 === element }) else {
             throw .exception(name: "TouchDriver", reason: "the element \(element.typeName) is not drawn in a hosting view")
         }
         try touch(hostingView, at: element.frameInHostingView.center)

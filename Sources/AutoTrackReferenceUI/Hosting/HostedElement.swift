@@ -8,10 +8,11 @@ public import AutoTrackProperties
 /// frame, a label, what a tap on it does, and the identity SwiftUI keeps for it.
 ///
 /// Every render evaluates the views again; an element whose identity — its type and
-/// ``siblingIdentity`` (structural position, `ForEach` id, explicit `.id(_:)`) under
-/// the same parent — is drawn again is the same object, updated, as SwiftUI keeps a
-/// view's state while its identity lasts. So an element's path and `$element_id`
-/// survive re-rendering, and so does an exposure's appearance.
+/// ``siblingIdentity`` (structural position, `ForEach` id, explicit `.id(_:)`; siblings
+/// that would share one are told apart by order) under the same parent — is drawn
+/// again is the same object, updated, as SwiftUI keeps a view's state while its
+/// identity lasts. So an element's path and `$element_id` survive re-rendering, and
+/// so does an exposure's appearance. An element no longer drawn is detached.
 public final class HostedElement: ElementNode {
     /// What a tap on an element does.
     public enum TapResponse: Hashable, Sendable {
@@ -134,13 +135,27 @@ public final class HostedElement: ElementNode {
 
     /// `drawn`, each element replaced by the element of `previous` with its type and
     /// sibling identity, kept (``keep(drawnAs:)``).
+    /// Elements of `previous` not drawn again are detached: they no longer report a
+    /// parent or a hosting view.
     static func reconcile(_ drawn: [HostedElement], with previous: [HostedElement]) -> [HostedElement] {
-        var byIdentity: [String: HostedElement] = [:]
-        for element in previous { byIdentity["\(element.typeName)|\(element.siblingIdentity ?? "")"] = element }
-        return drawn.map { element in
+        var byIdentity: [String: [HostedElement]] = [:]
+        for element in previous { byIdentity["\(element.typeName)|\(element.siblingIdentity ?? "")", default: []].append(element) }
+        let kept = drawn.map { element in
             let key = "\(element.typeName)|\(element.siblingIdentity ?? "")"
-            guard let kept = byIdentity.removeValue(forKey: key) else { return element }
-            return kept.keep(drawnAs: element)
+            guard let candidates = byIdentity[key], let match = candidates.first else { return element }
+            byIdentity[key] = Array(candidates.dropFirst())
+            return match.keep(drawnAs: element)
+        }
+        for dropped in byIdentity.values.joined() { dropped.detach() }
+        return kept
+    }
+
+    /// No longer drawn: the element and those below it leave their parent and
+    /// hosting view.
+    private func detach() {
+        for element in subtree {
+            element.parentStorage = nil
+            element.hostingViewStorage = nil
         }
     }
 

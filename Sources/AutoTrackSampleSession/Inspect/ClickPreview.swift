@@ -45,7 +45,9 @@ final class ClickPreview {
     func click(for element: any ElementNode) -> (json: String, screenName: String?)? {
         let interaction: Interaction? = switch element {
         case let view as ViewObject: interaction(for: view)
-        case let hosted as HostedElement where hosted.tapResponse != nil: ReferenceHostCapture.swiftUIClick(on: hosted, interceptor: interceptor)
+        // What a tap on it activates: it, or the nearest element above it that answers taps.
+        case let hosted as HostedElement:
+            hosted.hostingView?.tapTarget(at: hosted.frameInHostingView.center).map { ReferenceHostCapture.swiftUIClick(on: $0, interceptor: interceptor) }
         default: nil
         }
         guard let interaction else { return nil }

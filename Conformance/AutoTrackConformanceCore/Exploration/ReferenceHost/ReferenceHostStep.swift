@@ -121,7 +121,6 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     /// Tracking switched on or off at run time (`InteractionContext.isEnabled`).
     case setTracking(Bool)
 
-    /// A path style.
     /// What a tap in the SwiftUI shop lands on.
     public enum ShopTarget: String, Hashable, Sendable, Codable, CaseIterable {
         /// The "Add to cart" button.
@@ -140,9 +139,11 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
         case firstRow
         /// The last product row's link.
         case lastRow
+        /// The gift-cards row's text: its stack's tap gesture answers it.
+        case giftCardsText
     }
 
-    /// Path styles.
+    /// A path style.
     public enum PathStyleChoice: String, Hashable, Sendable, Codable {
         /// `Screen[0]/UIView[0]/…`.
         case slash

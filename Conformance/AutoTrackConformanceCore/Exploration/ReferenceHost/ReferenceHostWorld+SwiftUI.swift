@@ -24,6 +24,17 @@ extension ReferenceHostWorld {
         case .title: elements.first { $0.typeName == "Text" && $0.ownText == "Shop" }
         case .firstRow: elements.first { $0.typeName == "NavigationLink" }
         case .lastRow: elements.last { $0.typeName == "NavigationLink" }
+        case .giftCardsText: elements.first { $0.typeName == "Text" && $0.ownText == "Gift cards" }
+        }
+    }
+
+    /// The element a tap on `target` activates, as the shop is built: the target
+    /// itself, the gift-cards row's stack for its text, none for the title.
+    func shopActivated(_ target: ReferenceHostStep.ShopTarget) -> HostedElement? {
+        switch target {
+        case .title: nil
+        case .giftCardsText: shopView?.allElements.first { $0.typeName == "HStack" && $0.children.contains { $0.ownText == "Gift cards" } }
+        default: shopElement(target)
         }
     }
 
@@ -36,6 +47,7 @@ extension ReferenceHostWorld {
         case .follow: .follow
         case .debugMenu: .debugMenu
         case .banner: .shopBannerTap
+        case .giftCardsText: .giftCards
         case .title, .firstRow, .lastRow: nil
         }
     }
@@ -72,7 +84,7 @@ extension ReferenceHostWorld {
     /// row, its detail's, then the shop's again). The list screen's own appearance on
     /// the way back comes from its `viewDidAppear:`.
     private func shopExpectations(tapping target: ReferenceHostStep.ShopTarget) -> (expected: [ExpectedInteraction], originals: [AppLogEntry]) {
-        guard let subject, let element = shopElement(target), let shopView else { return ([], []) }
+        guard let subject, let element = shopElement(target) else { return ([], []) }
         let shop = app.shopScreen!
         let screen = specification.excludes(screen: shop) ? host.visibleController : shop
         func summary(of node: any ElementNode, at point: InterceptionPoint) -> InteractionSummary {
@@ -80,12 +92,18 @@ extension ReferenceHostWorld {
         }
         switch subject.point {
         case .swiftUITap:
-            guard element.tapResponse != nil, !specification.snapshot(of: element).isIgnored else { return ([], []) }
-            return ([ExpectedInteraction(summary(of: element.asTapLeavesIt(), at: .swiftUITap))], Self.shopOriginal(target).map { [$0] } ?? [])
+            guard let activated = shopActivated(target), !specification.snapshot(of: activated).isIgnored else { return ([], []) }
+            var expected = summary(of: activated, at: .swiftUITap)
+            if target == .giftWrap {
+                // A toggle's click says the value the tap gives it.
+                let content = "$element_content \(app.shopState.giftWrap ? "unchecked" : "checked")"
+                expected.properties = expected.properties.map { $0.hasPrefix("$element_content ") ? content : $0 }
+            }
+            return ([ExpectedInteraction(expected)], Self.shopOriginal(target).map { [$0] } ?? [])
         case .touchEnd:
-            let touched = shopView.element(at: element.frameInHostingView.center) ?? element
-            guard !specification.snapshot(of: touched).isIgnored else { return ([], []) }
-            return ([ExpectedInteraction(summary(of: touched, at: .touchEnd))], [])
+            // The finger is on the target itself.
+            guard !specification.snapshot(of: element).isIgnored else { return ([], []) }
+            return ([ExpectedInteraction(summary(of: element, at: .touchEnd))], [])
         case .screenView:
             guard !specification.excludes(screen: shop) else { return ([], []) }
             let row = target == .firstRow || target == .lastRow

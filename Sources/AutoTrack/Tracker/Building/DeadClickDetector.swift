@@ -12,17 +12,27 @@ struct DeadClickDetector {
     }
 
     private(set) var pending: [PendingTap] = []
-    /// The last click, which has answered no tap yet: hooks that see one touch at
-    /// the same method may record the click before the touch (a SwiftUI tap and the
-    /// touch it ends, both at `sendEvent:`).
-    private var unmatchedClick: (element: Properties, at: MonotonicInstant)?
+    /// A click that matched no waiting tap, its meaning not settled yet: hooks that
+    /// see one touch at the same method may record the click before the touch (a
+    /// SwiftUI tap and the touch it ends, both at `sendEvent:`), so the touch that
+    /// follows it on its element is the one it answers; any other event settles it as
+    /// the answer to the newest tap that waited when it came.
+    private var unmatchedClick: UnmatchedClick?
 
-    /// A tap to wait on — unless the click it triggered came just before it (within
-    /// `timeout`), on its element or one around it.
+    struct UnmatchedClick {
+        let element: Properties
+        let at: MonotonicInstant
+        /// Whether a tap waited when it came: the one it answers if no touch of its own follows.
+        let answersNewest: Bool
+    }
+
+    /// A tap to wait on — unless it is the touch of the click that came just before
+    /// it (within `timeout`), on its element or one inside it.
     mutating func tapped(_ tap: PendingTap, timeout: Duration) {
-        if let click = unmatchedClick, tap.submission.monotonic - click.at <= timeout, Self.click(on: click.element, answers: tap) {
+        if let click = unmatchedClick {
             unmatchedClick = nil
-            return
+            if tap.submission.monotonic - click.at <= timeout, Self.click(on: click.element, answers: tap) { return }
+            if click.answersNewest { pending.removeLast() }
         }
         pending.append(tap)
     }
@@ -36,16 +46,26 @@ struct DeadClickDetector {
 
     /// A click answered the taps on the clicked element or inside it (a double tap's
     /// first touch too); when none waits there, the tap that triggered it — the
-    /// newest waiting (the click's element may not be the touched view). Earlier taps
-    /// elsewhere keep waiting: a dead tap followed by a working one is still dead.
+    /// newest waiting (the click's element may not be the touched view), unless the
+    /// click's own touch comes right after it. Earlier taps elsewhere keep waiting: a
+    /// dead tap followed by a working one is still dead.
     mutating func answered(byClickOn element: Properties?, at instant: MonotonicInstant) {
-        guard !pending.isEmpty else {
-            unmatchedClick = element.map { ($0, instant) }
-            return
-        }
+        settleUnmatchedClick()
         let before = pending.count
         if let element { pending.removeAll { Self.click(on: element, answers: $0) } }
-        if pending.count == before { pending.removeLast() }
+        guard pending.count == before else { return }
+        if let element {
+            unmatchedClick = UnmatchedClick(element: element, at: instant, answersNewest: !pending.isEmpty)
+        } else if !pending.isEmpty {
+            pending.removeLast()
+        }
+    }
+
+    /// An unmatched click no touch of its own followed: it answered the newest tap
+    /// that waited when it came.
+    private mutating func settleUnmatchedClick() {
+        if let click = unmatchedClick, click.answersNewest, !pending.isEmpty { pending.removeLast() }
+        unmatchedClick = nil
     }
 
     /// Whether a click on `element` answers `tap`: the same element id, or a tap on
@@ -66,9 +86,15 @@ struct DeadClickDetector {
     }
 
     /// The taps whose timeout has passed by `now`, oldest first, taken out.
+    /// The newest tap, while an unmatched click may be its answer, is not among them.
     mutating func expired(at now: MonotonicInstant, timeout: Duration) -> [PendingTap] {
-        let expired = pending.filter { now - $0.submission.monotonic > timeout }
-        if !expired.isEmpty { pending.removeFirst(expired.count) }
+        let protected = unmatchedClick?.answersNewest == true ? pending.count - 1 : pending.count
+        var expired: [PendingTap] = []
+        var kept: [PendingTap] = []
+        for (index, tap) in pending.enumerated() {
+            if index < protected, now - tap.submission.monotonic > timeout { expired.append(tap) } else { kept.append(tap) }
+        }
+        if !expired.isEmpty { pending = kept }
         return expired
     }
 }
