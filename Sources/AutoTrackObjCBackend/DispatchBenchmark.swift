@@ -20,6 +20,9 @@ public enum ObjCDispatchBenchmark: Int32, CaseIterable, Sendable {
     /// An object under a dynamic-subclass hook (tracking off) whose override calls
     /// `super`.
     case subclassHook
+    /// A forwarding proxy standing in for an object (tracking off): its own
+    /// implementation of the hooked method sends it on; the rest it forwards.
+    case proxyHook
 
     /// Sends the benchmark message `count` times in this situation and returns the sum
     /// of the results (each send returns 1). Makes the classes on first use.

@@ -2,6 +2,7 @@
    hook creates, sent the way compiled code sends (objc_msg_lookup, then the call). */
 #import <Foundation/Foundation.h>
 #include <objc/message.h>
+#include <pthread.h>
 #include <objc/runtime.h>
 #include "CObjCRuntimeBridge.h"
 #include "GNURuntime.h"
@@ -27,6 +28,18 @@ static intptr_t subclassHookRun(id self, SEL _cmd) {
     return ((intptr_t (*)(id, SEL))super)(self, _cmd);
 }
 
+/* A forwarding proxy's own implementation of the hooked method: tracking is checked,
+   then the method is sent on to the object the proxy stands for, as compiled code sends it. */
+static id proxiedTarget = nil;
+
+static intptr_t proxyHookRun(id self, SEL _cmd) {
+    if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
+    IMP imp = atr_lookUp(proxiedTarget, _cmd);
+    return ((intptr_t (*)(id, SEL))imp)(proxiedTarget, _cmd);
+}
+
+static id proxyForwardTo(id self, SEL _cmd, SEL selector) { return proxiedTarget; }
+
 static Class reportedClass = Nil;
 static id reportOriginalClass(id self, SEL _cmd) { return reportedClass; }
 
@@ -47,8 +60,16 @@ static Class makeClass(const char *name, Class superclass) {
     return cls;
 }
 
+static void setUpOnce(void);
+
+/* Once, whichever thread asks first: the others wait until every receiver exists. */
 bool atr_benchmarkSetUp(void) {
-    if (run != NULL) return true;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, setUpOnce);
+    return true;
+}
+
+static void setUpOnce(void) {
     run = sel_registerName("autotrackBenchRun");
     runForwarded = sel_registerName("autotrackBenchRunForwarded");
     SEL other = sel_registerName("autotrackBenchOther");
@@ -96,7 +117,13 @@ bool atr_benchmarkSetUp(void) {
     class_addMethod(subclassHookClass, run, (IMP)subclassHookRun, "q@:");
     class_addMethod(subclassHookClass, @selector(class), (IMP)reportOriginalClass, "#@:");
     object_setClass(receivers[ATR_BENCH_SUBCLASS_HOOK], subclassHookClass);
-    return true;
+
+    /* A forwarding proxy hook, tracking off: the proxy answers the hooked method itself. */
+    proxiedTarget = [target new];
+    Class proxy = makeClass("AutoTrackBenchDelegateProxy", root);
+    class_addMethod(proxy, run, (IMP)proxyHookRun, "q@:");
+    class_addMethod(proxy, @selector(forwardingTargetForSelector:), (IMP)proxyForwardTo, "@@::");
+    receivers[ATR_BENCH_PROXY_HOOK] = [proxy new];
 }
 
 intptr_t atr_benchmarkSend(int kind, intptr_t count) {

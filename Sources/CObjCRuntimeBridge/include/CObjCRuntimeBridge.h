@@ -366,8 +366,12 @@ enum {
     ATR_BENCH_EXCHANGE_HOOK = 5,
     /** An object under a dynamic-subclass hook (tracking off) that calls super. */
     ATR_BENCH_SUBCLASS_HOOK = 6,
+    /** A forwarding proxy standing in for an object (tracking off): it implements the
+        hooked method, checks tracking and sends it on to the object it stands for;
+        anything else it forwards (`forwardingTargetForSelector:`). */
+    ATR_BENCH_PROXY_HOOK = 7,
     /** How many situations there are. */
-    ATR_BENCH_KINDS = 7
+    ATR_BENCH_KINDS = 8
 };
 
 /** Makes the benchmark's classes and objects (once). */
