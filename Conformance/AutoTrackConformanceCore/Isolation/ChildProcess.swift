@@ -79,12 +79,18 @@ public struct ChildProcess {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let errorText = Locked(Data())
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            errorText.withLock { $0.append(chunk) }
-        }
         try process.run()
+        // Standard error is read to its end on a thread of its own, with blocking reads:
+        // Foundation's readability handler (a dispatch source set and cleared per
+        // child) trapped inside libdispatch about once in some thousands of children.
+        let errorText = Locked(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        let errorReader = errors.fileHandleForReading
+        DispatchQueue.global().async {
+            let data = errorReader.readDataToEndOfFile()
+            errorText.withLock { $0 = data }
+            errorsRead.signal()
+        }
         let killed = Atomic<Bool>(false)
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem {
@@ -114,7 +120,7 @@ public struct ChildProcess {
         }
         process.waitUntilExit()
         watchdog.cancel()
-        errors.fileHandleForReading.readabilityHandler = nil
+        errorsRead.wait()
         let termination: Termination
         if killed.load(ordering: .relaxed) {
             termination = .timedOut(seconds: deadline)
