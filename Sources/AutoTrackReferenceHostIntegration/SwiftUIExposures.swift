@@ -14,6 +14,8 @@ final class SwiftUIExposures: Sendable {
         // Safe: compared by identity under the lock and handed to the monitor on the
         // UI thread, where `watchRequested` runs.
         weak var element: HostedElement?
+        /// The request it is watched with.
+        let request: HostedExposureRequest
     }
 
     private let monitor: ElementExposureMonitor
@@ -28,7 +30,7 @@ final class SwiftUIExposures: Sendable {
     func watchRequested(on host: ReferenceHost) {
         var requested: [(HostedElement, HostedExposureRequest)] = []
         for view in host.hostingViews.all { requested += view.exposureRequests }
-        let next = requested.map { Watched(element: $0.0) }
+        let next = requested.map { Watched(element: $0.0, request: $0.1) }
         let previous = watched.withLock { watched in
             defer { watched = next }
             return watched
@@ -36,7 +38,12 @@ final class SwiftUIExposures: Sendable {
         for element in previous.compactMap(\.element) where !requested.contains(where: { $0.0 === element }) {
             monitor.unwatch(element)
         }
-        for (element, request) in requested {
+        // Only what is new or asks for something else: watching again with the same
+        // request would change nothing but cost a validation every turn.
+        let unchanged = { (element: HostedElement, request: HostedExposureRequest) in
+            previous.contains { $0.element === element && $0.request == request }
+        }
+        for (element, request) in requested where !unchanged(element, request) {
             // The request's values were brought into range when it was made.
             let options = try? ExposureOptions(
                 minimumVisibleRatio: request.minimumVisibleRatio, minimumDuration: request.minimumDuration, repeats: request.repeats)

@@ -3,7 +3,6 @@ public import AutoTrack
 import AutoTrackEvents
 import AutoTrackReferenceHostIntegration
 import AutoTrackReferenceUI
-import AutoTrackRuntime
 import Foundation
 /// AutoTrackSampleApp: `SampleApp` appears in this file's public API.
 public import AutoTrackSampleApp
@@ -155,19 +154,19 @@ public enum ScriptedSession {
         },
         Step(description: "tap Add to cart twice: the cart line re-renders, the button keeps its $element_id",
              expectedEvents: ["$AppClick", "$AppClick"]) { app, _ in
-            let shop = try shopView(app)
+            let shop = try app.shopScreen.requireHostingView()
             try app.host.driver.tap("Add to cart", in: shop)
             try app.host.driver.tap("Add to cart", in: shop)
         },
         Step(description: "flip the Gift wrap toggle, then tap the shop's title (text: no click; a dead click once the timeout passes, where the settings record them)",
              expectedEvents: ["$AppClick"], pause: .milliseconds(700)) { app, _ in
-            let shop = try shopView(app)
+            let shop = try app.shopScreen.requireHostingView()
             try app.host.driver.tap("Gift wrap", in: shop)
             try app.host.driver.tap("Shop", in: shop)
         },
         Step(description: "tap the Charger row, a navigation link: a click with its list position, then its detail screen",
              expectedEvents: ["$AppClick", "$AppViewScreen"]) { app, _ in
-            try app.host.driver.tap("Charger", in: try shopView(app))
+            try app.host.driver.tap("Charger", in: try app.shopScreen.requireHostingView())
         },
         Step(description: "go back to the list through the shop (the watched banners and row are seen again)",
              expectedEvents: ["$AppViewScreen", "$AppElementExposure", "$AppViewScreen", "$AppElementExposure", "$AppElementExposure"]) { app, _ in
@@ -178,14 +177,6 @@ public enum ScriptedSession {
             try tracker.track("checkout", properties: ["order_id": "A-1001", "amount": 59.9, "items": ["shoes", "socks"]])
         },
     ]
-
-    /// The shop screen's hosting view.
-    static func shopView(_ app: SampleApp) throws -> HostingViewObject {
-        guard let view = app.shopScreen.hostingView else {
-            throw RuntimeError.exception(name: "ScriptedSession", reason: "the shop screen hosts no SwiftUI content")
-        }
-        return view
-    }
 
     /// The events enabling automatic capture produces before the first step.
     public static let initialEvents = ["$AppStart"]

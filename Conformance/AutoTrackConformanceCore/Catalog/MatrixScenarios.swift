@@ -64,7 +64,7 @@ enum MatrixScenarios {
                     let shop = try run.app.makeShopScreen()
                     return { run in
                         if run.app.navigation.topViewController !== shop { try run.host.driver.push(shop, on: run.app.navigation) }
-                        try run.host.driver.tap("Add to cart", in: try PointFixture.shopView(shop))
+                        try run.host.driver.tap("Add to cart", in: try shop.requireHostingView())
                     }
                 }, original: .addToCart)
             default:

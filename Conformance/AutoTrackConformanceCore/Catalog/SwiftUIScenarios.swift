@@ -24,7 +24,7 @@ enum SwiftUIScenarios {
             run.resetCounts()
         }
 
-        var view: HostingViewObject { get throws { try PointFixture.shopView(screen) } }
+        var view: HostingViewObject { get throws { try screen.requireHostingView() } }
         func tap(_ label: String) throws { try run.host.driver.tap(label, in: try view) }
         /// Renders the shop again, as SwiftUI does when state it reads changes.
         func rerender() throws { try view.render() }
@@ -150,7 +150,7 @@ enum SwiftUIScenarios {
             for flag in [true, false] {
                 let screen = try run.host.makeHostingController(rootView: VarietyView(log: run.log, flag: flag))
                 try run.host.driver.push(screen, on: run.app.navigation)
-                let view = try PointFixture.shopView(screen)
+                let view = try screen.requireHostingView()
                 for element in view.allElements where element.tapResponse != nil {
                     try run.host.driver.tap(element)
                     taps += 1

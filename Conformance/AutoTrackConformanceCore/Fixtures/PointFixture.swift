@@ -115,17 +115,11 @@ public struct PointFixture: Sendable {
             try run.app.launch()
             let shop = try run.app.makeShopScreen()
             try run.host.driver.push(shop, on: run.app.navigation)
-            run.preparedAction = { run in try run.host.driver.tap("Add to cart", in: try shopView(shop)) }
+            run.preparedAction = { run in try run.host.driver.tap("Add to cart", in: try shop.requireHostingView()) }
             run.resetCounts()
         },
         trigger: { run in try run.preparedAction?(run) },
         original: .addToCart)
-
-    /// The hosting view of a shop screen.
-    static func shopView(_ shop: ViewControllerObject) throws -> HostingViewObject {
-        guard let view = shop.hostingView else { throw RuntimeError.exception(name: "PointFixture", reason: "the shop hosts no SwiftUI content") }
-        return view
-    }
 
     /// A finger's tap on the list screen's banner, through `-[UIApplication
     /// sendEvent:]`: its tap recognizer runs `bannerTapped:`.

@@ -1,11 +1,8 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook` appear in this file's public API.
 public import AutoTrackInterception
-import AutoTrackMethodWrapping
-import AutoTrackModelBackend
 import AutoTrackProperties
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
-import AutoTrackRuntime
 
 /// Touches at `-[UIApplication sendEvent:]`: every event of the app passes there, phase
 /// by phase; an event whose touch ended on a view is one touch-end interaction with
@@ -28,28 +25,18 @@ public final class ApplicationSendEventHook: InterceptionHook {
 
     /// Wraps `-[UIApplication sendEvent:]`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
-        guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
-        let name = self.name
-        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendEvent:", context: context) { original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-            return Implementation("\(name) -[UIApplication sendEvent:]") { message throws(RuntimeError) in
-                guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
-                      let view = event.touchedView else { return try original.body(message) }
-                // One touch ends once: a second library's sendEvent: calling ours, or
-                // the event sent on again, is the same touch.
-                return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
-                    // A tap into a text field is answered by the keyboard, not a click.
-                    if view.role.isTextEntry { throw CaptureSkip.filtered }
-                    let context = interceptor.context
-                    // On a hosting view, the SwiftUI element under the finger.
-                    let touched: any ElementNode = event.touchLocation.flatMap { (view as? HostingViewObject)?.element(at: $0) } ?? view
-                    return Interaction(
-                        point: .touchEnd, element: context.snapshot(of: touched),
-                        screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
-                        details: InteractionDetails(), capturedBy: interceptor.capturedBy)
-                } original: { () throws(RuntimeError) in
-                    try original.body(message)
-                }
+        try EndedTouchWrapping.install(name: name, host: host, context: context) { event, interceptor in
+            guard let view = event.touchedView else { return nil }
+            return {
+                // A tap into a text field is answered by the keyboard, not a click.
+                if view.role.isTextEntry { throw CaptureSkip.filtered }
+                let context = interceptor.context
+                // On a hosting view, the SwiftUI element under the finger.
+                let touched: any ElementNode = event.touchLocation.flatMap { (view as? HostingViewObject)?.element(at: $0) } ?? view
+                return Interaction(
+                    point: .touchEnd, element: context.snapshot(of: touched),
+                    screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
+                    details: InteractionDetails(), capturedBy: interceptor.capturedBy)
             }
         }
     }

@@ -1,11 +1,8 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `HookedMethod`, `InteractionContext`, `InterceptionHook`, `InterceptionPoint` appear in this file's public API.
 public import AutoTrackInterception
-import AutoTrackMethodWrapping
-import AutoTrackModelBackend
 import AutoTrackProperties
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
-import AutoTrackRuntime
 
 /// SwiftUI taps at `-[UIApplication sendEvent:]`, the technique SDKs use on iOS 18
 /// since SwiftUI controls send no target-action: when a touch ends on a hosting view,
@@ -34,23 +31,10 @@ public final class SwiftUITapHook: InterceptionHook {
 
     /// Wraps `-[UIApplication sendEvent:]`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
-        guard let cls = host.runtime.lookUpClass("UIApplication") else { throw .classNotFound(className: "UIApplication") }
-        let name = self.name
-        return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendEvent:", context: context) { original, hookSwitch in
-            let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
-            return Implementation("\(name) -[UIApplication sendEvent:]") { message throws(RuntimeError) in
-                guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
-                      let hostingView = event.touchedView as? HostingViewObject, let location = event.touchLocation,
-                      let target = hostingView.tapTarget(at: location)
-                else { return try original.body(message) }
-                // One touch ends once: a second library's sendEvent: calling ours, or
-                // the event sent on again, is the same tap.
-                return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event]))) {
-                    ReferenceHostCapture.swiftUIClick(on: target, interceptor: interceptor)
-                } original: { () throws(RuntimeError) in
-                    try original.body(message)
-                }
-            }
+        try EndedTouchWrapping.install(name: name, host: host, context: context) { event, interceptor in
+            guard let hostingView = event.touchedView as? HostingViewObject, let location = event.touchLocation,
+                  let target = hostingView.tapTarget(at: location) else { return nil }
+            return { ReferenceHostCapture.swiftUIClick(on: target, interceptor: interceptor) }
         }
     }
 }

@@ -170,8 +170,7 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     /// The reported class and its ancestors, after the root view's name for a hosting
     /// controller.
     public var typeHierarchy: [String] {
-        guard let hostedContent else { return reportedClassHierarchy }
-        return [DeclarativeViewReflection.screenName(of: hostedContent.rootView)] + reportedClassHierarchy
+        hostedContent == nil ? reportedClassHierarchy : [typeName] + reportedClassHierarchy
     }
     /// The parent, else the presenting controller.
     public var parentScreen: (any ScreenNode)? { parent ?? presentingController }

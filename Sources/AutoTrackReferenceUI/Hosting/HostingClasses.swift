@@ -1,5 +1,6 @@
 import AutoTrackProperties
-import AutoTrackRuntime
+/// AutoTrackRuntime: `RuntimeError` appears in this file's public API.
+public import AutoTrackRuntime
 
 /// `UIHostingController` and `_UIHostingView`: a view controller whose root view draws
 /// SwiftUI content (``ViewControllerObject/hostedContent``).
@@ -28,5 +29,12 @@ extension ViewControllerObject {
     public var hostingView: HostingViewObject? {
         guard hostedContent != nil else { return nil }
         return view as? HostingViewObject
+    }
+
+    /// ``hostingView``, for a controller that must host SwiftUI content.
+    /// - Throws: `RuntimeError.exception(name:reason:)` when it hosts none.
+    public func requireHostingView() throws(RuntimeError) -> HostingViewObject {
+        guard let hostingView else { throw .exception(name: "UIHostingController", reason: "\(typeName) hosts no SwiftUI content") }
+        return hostingView
     }
 }
