@@ -64,7 +64,7 @@ import AutoTrackLocking
 
     static func install(_ cls: ObjCClass, _ selector: String) throws -> HookHandle {
         try MethodWrapper.install(name: "real-runtime-test", runtime: runtime, cls: cls, selector: selector) { original, hookSwitch in
-            installations.ours.withLock { $0[selector] = .init(original: original, hookSwitch: hookSwitch) }
+            installations.ours.withLock { $0[selector] = .init(original: original.implementation, hookSwitch: hookSwitch) }
             return implementation(ourWrapper)
         }
     }

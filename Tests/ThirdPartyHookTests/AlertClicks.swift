@@ -34,23 +34,24 @@ final class AlertClicks: InterceptionHook {
                     let target = ReportingTarget.target(on: cls, in: runtime, current: interceptor)
                     if method.selector == "presentViewController:animated:completion:" {
                         return Implementation("\(name) \(method)") { message throws(RuntimeError) in
-                            try interceptor.forward { () throws(RuntimeError) in try original.body(message) } then: { result in
+                            try interceptor.forward(original.call(message), then: { result in
                                 if let alert = message.arguments.first?.object as? ViewControllerObject, alert.kind == .alert {
                                     ReferenceHostCapture.AlertNote.noteOnScreen(alert, context: context)
                                 }
                                 return result
-                            }
+                            })
                         }
                     }
                     return Implementation("\(name) \(method)") { message throws(RuntimeError) in
-                        try interceptor.forward(message.arguments) { arguments in
+                        try interceptor.forward(original.call(message), preparing: { message in
+                            let arguments = message.arguments
                             if let alert = message.receiver as? ViewControllerObject, let action = arguments.first?.object {
                                 runtime.setAssociatedObject(ReferenceHostCapture.AlertNote(alert: alert), for: Self.noteKey, on: action)
-                                return arguments
+                                return message
                             }
-                            guard arguments.count == 3 else { return arguments }
+                            guard arguments.count == 3 else { return message }
                             let handler = try RuntimeBlock?.fromRuntimeValue(arguments[2], selector: message.selector)
-                            return MessageArguments(arguments[0], arguments[1], .block(RuntimeBlock { blockArguments throws(RuntimeError) in
+                            return message.replacingArguments(MessageArguments(arguments[0], arguments[1], .block(RuntimeBlock { blockArguments throws(RuntimeError) in
                                 try target.intercept { current in
                                     guard let action = blockArguments.first?.object as? AlertActionObject else { return nil }
                                     let note = runtime.associatedObject(for: Self.noteKey, on: action) as? ReferenceHostCapture.AlertNote
@@ -58,10 +59,8 @@ final class AlertClicks: InterceptionHook {
                                 } original: { () throws(RuntimeError) in
                                     try handler?.invoke(blockArguments) ?? .void
                                 }
-                            }))
-                        } original: { (arguments: MessageArguments) throws(RuntimeError) in
-                            try original.body(message.replacingArguments(arguments))
-                        }
+                            })))
+                        })
                     }
                 }
             }

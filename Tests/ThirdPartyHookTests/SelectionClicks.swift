@@ -40,11 +40,9 @@ final class SelectionClicks: InterceptionHook {
                     ) { original, hookSwitch in
                         let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                         return Implementation("\(name) \(selector)") { message throws(RuntimeError) in
-                            try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
+                            try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message)), capture: {
                                 try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
-                            } original: { () throws(RuntimeError) in
-                                try original.body(message)
-                            }
+                            }, original: original.call(message))
                         }
                     }
                     wrapped.handles.withLock { handles in if !handles.contains(where: { $0 === handle }) { handles.append(handle) } }

@@ -23,11 +23,9 @@ final class ApplicationClicks: InterceptionHook {
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in
                     let call = ReferenceHostCapture.SendActionCall.application(message)   // sender, action, event
-                    return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
+                    return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver), capture: {
                         try call.click(interceptor: interceptor)
-                    } original: { () throws(RuntimeError) in
-                        try original.body(message)
-                    }
+                    }, original: original.call(message))
                 }
             }
             return [send, try ReferenceHostCapture.wrapClosureSend(name: name, host: host, context: context)]

@@ -3,8 +3,8 @@ import Foundation
 import AutoTrackLocking
 
 /// Mutation operators applied systematically to any hook that goes through the
-/// contract's combinator: each ``MutationOperator`` makes the combinator commit one
-/// defect for the hook's context — skip-style defects of real hooks (recording after
+/// contract's combinator: each ``MutationOperator`` puts a combinator with one defect
+/// in place of the context's own (the shipping combinator carries none) — skip-style defects of real hooks (recording after
 /// the original, the original twice, a dedupe key too narrow or too wide, forgetting
 /// the disabled or uninstalled state, a handler not wrapped, a proxy leaking) — without
 /// touching the hook's code.
@@ -67,23 +67,24 @@ public enum OperatorMutants {
     public static func mutant(of subject: ConformanceSubject, _ mutationOperator: MutationOperator, fires: FireCounter) -> ConformanceSubject {
         ConformanceSubject(name: "mutant/\(mutationOperator)/\(subject.name)", point: subject.point, hookedMethods: subject.hookedMethods) {
             host, context throws(HookError) in
-            context.mutation = mutationOperator.mutation
-            fires.watch(context)
+            let combinator = MutatedCombinator(mutationOperator.mutation)
+            context.substituteCombinator(combinator)
+            fires.watch(combinator)
             return try subject.install(on: host, context: context)
         }
     }
 
     /// Sums how often the defect fired over every context a mutant was installed in.
     public final class FireCounter: Sendable {
-        private let contexts = Locked<[InteractionContext]>([])
+        private let combinators = Locked<[MutatedCombinator]>([])
 
         /// Creates a counter.
         public init() {}
 
-        func watch(_ context: InteractionContext) { contexts.withLock { $0.append(context) } }
+        func watch(_ combinator: MutatedCombinator) { combinators.withLock { $0.append(combinator) } }
 
         /// The fires so far.
-        public var total: Int { contexts.withLock { $0.reduce(0) { $0 + $1.mutationFires } } }
+        public var total: Int { combinators.withLock { $0.reduce(0) { $0 + $1.fires } } }
     }
 
     /// Runs every operator against `subject` over `scenarios`.

@@ -45,7 +45,8 @@ public final class AlertActionBlockHook: InterceptionHook {
                 // an action made before an uninstall and reinstall records again.
                 let target = ReportingTarget.target(on: actionClass, in: runtime, current: interceptor)
                 return Implementation("\(name) +[UIAlertAction actionWithTitle:style:handler:]") { message throws(RuntimeError) in
-                    try interceptor.forward(message.arguments) { arguments in
+                    try interceptor.forward(original.call(message), preparing: { message in
+                        let arguments = message.arguments
                         guard arguments.count == 3 else { throw ReferenceHostCapture.Failure.unexpectedArguments }
                         let appHandler = try RuntimeBlock?.fromRuntimeValue(arguments[2], selector: message.selector)
                         let wrapped = RuntimeBlock { blockArguments throws(RuntimeError) in
@@ -58,23 +59,19 @@ public final class AlertActionBlockHook: InterceptionHook {
                                 try appHandler?.invoke(blockArguments) ?? .void
                             }
                         }
-                        return MessageArguments(arguments[0], arguments[1], .block(wrapped))
-                    } original: { (arguments: MessageArguments) throws(RuntimeError) in
-                        try original.body(message.replacingArguments(arguments))
-                    }
+                        return message.replacingArguments(MessageArguments(arguments[0], arguments[1], .block(wrapped)))
+                    })
                 }
             }
             let adding = try MethodWrapper.install(name: name, runtime: runtime, cls: alertClass, selector: "addAction:", context: context) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[UIAlertController addAction:]") { message throws(RuntimeError) in
-                    try interceptor.forward(message) { message in
+                    try interceptor.forward(original.call(message), preparing: { message in
                         if let alert = message.receiver as? ViewControllerObject, let action = message.arguments.first?.object {
                             runtime.setAssociatedObject(ReferenceHostCapture.AlertNote(alert: alert), for: Self.alertKey, on: action)
                         }
                         return message
-                    } original: { (message: Message) throws(RuntimeError) in
-                        try original.body(message)
-                    }
+                    })
                 }
             }
             guard let controllerClass = runtime.lookUpClass("UIViewController") else { throw .classNotFound(className: "UIViewController") }
@@ -84,14 +81,12 @@ public final class AlertActionBlockHook: InterceptionHook {
             ) { original, hookSwitch in
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[UIViewController presentViewController:animated:completion:]") { message throws(RuntimeError) in
-                    try interceptor.forward { () throws(RuntimeError) in
-                        try original.body(message)
-                    } then: { result in
+                    try interceptor.forward(original.call(message), then: { result in
                         if hookSwitch.isOn, let alert = message.arguments.first?.object as? ViewControllerObject, alert.kind == .alert {
                             ReferenceHostCapture.AlertNote.noteOnScreen(alert, context: context)
                         }
                         return result
-                    }
+                    })
                 }
             }
             return [factory, adding, presenting]

@@ -95,11 +95,9 @@ enum AppOpenDelegation {
                 Implementation("\(name) -[\(implementor.name) \(selector)]") { message throws(RuntimeError) in
                     let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
                     let key = InteractionKey(name, objects: [message.receiver] + (argument.map { [$0] } ?? []))
-                    return try interceptor.intercept(dedupe: .reentrancy(key)) {
+                    return try interceptor.intercept(dedupe: .reentrancy(key), capture: {
                         try capture(message, interceptor)
-                    } original: { () throws(RuntimeError) in
-                        try original.body(message)
-                    }
+                    }, original: original.call(message))
                 }
             }
             let setter = try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "setDelegate:", context: context) { original, hookSwitch in

@@ -74,14 +74,12 @@ public enum DelegateInterposition {
                 setters.note(SetterInstallation(original: original, hookSwitch: hookSwitch, prepare: prepare), name: name, className: className)
                 let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                 return Implementation("\(name) -[\(className) setDelegate:]") { message throws(RuntimeError) in
-                    try interceptor.forward(message) { message in
+                    try interceptor.forward(original.call(message), preparing: { message in
                         guard let list = message.receiver as? ListViewObject, message.arguments.count == 1 else { return message }
                         WeakRegistry<ListViewObject>.named(seenListsKey, in: message.runtime).note(list)
                         let handed = try prepare(list, message.arguments[0].object, hookSwitch)
                         return message.replacingArguments(MessageArguments(.object(handed)))
-                    } original: { (message: Message) throws(RuntimeError) in
-                        try original.body(message)
-                    }
+                    })
                 }
             }
         }
@@ -102,7 +100,7 @@ public enum DelegateInterposition {
             // A proxy of ours stands for the app's delegate.
             let appDelegate = (try? runtime.send(delegate, "autotrack_proxiedDelegate"))?.object ?? delegate
             guard let handed = try? installation.prepare(list, appDelegate, installation.hookSwitch), handed !== delegate else { continue }
-            _ = try? installation.original.body(
+            _ = try? installation.original.implementation.body(
                 Message(receiver: list, selector: "setDelegate:", arguments: MessageArguments(.object(handed)), runtime: runtime))
         }
     }
@@ -116,7 +114,7 @@ public enum DelegateInterposition {
         let runtime = list.host.runtime
         let arguments = MessageArguments(.object(delegate))
         if let installation = SetterInstallations.of(runtime).installation(name: name, for: list) {
-            _ = try? installation.original.body(Message(receiver: list, selector: "setDelegate:", arguments: arguments, runtime: runtime))
+            _ = try? installation.original.implementation.body(Message(receiver: list, selector: "setDelegate:", arguments: arguments, runtime: runtime))
         } else {
             _ = try? runtime.send(list, "setDelegate:", arguments)
         }
@@ -125,7 +123,7 @@ public enum DelegateInterposition {
     /// One installation of a `setDelegate:` wrapper: what it wraps, its switch and its
     /// preparation, for ``rehook(in:name:)``.
     struct SetterInstallation: Sendable {
-        let original: Implementation
+        let original: OriginalImplementation<Implementation>
         let hookSwitch: HookSwitch
         let prepare: @Sendable (ListViewObject, RuntimeObject?, HookSwitch) throws -> RuntimeObject?
     }

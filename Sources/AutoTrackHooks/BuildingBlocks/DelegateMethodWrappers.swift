@@ -1,7 +1,8 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
 import AutoTrackLocking
-import AutoTrackMethodWrapping
+/// AutoTrackMethodWrapping: `OriginalImplementation` appears in this file's public API.
+public import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 /// AutoTrackRuntime: `Implementation`, `Runtime`, `RuntimeClass`, `RuntimeObject`, `Selector` appear in this file's public API.
 public import AutoTrackRuntime
@@ -15,7 +16,7 @@ public import AutoTrackRuntime
 public final class DelegateMethodWrappers: Sendable {
     /// Makes the wrapper of the method `original` of `cls`, reporting through
     /// `interceptor`.
-    public typealias Wrapper = @Sendable (_ original: Implementation, _ cls: RuntimeClass, _ interceptor: Interceptor) -> Implementation
+    public typealias Wrapper = @Sendable (_ original: OriginalImplementation<Implementation>, _ cls: RuntimeClass, _ interceptor: Interceptor) -> Implementation
 
     private let wrapped = PerClassHandles()
     private let selector: Selector
@@ -71,14 +72,12 @@ public final class DelegateMethodWrappers: Sendable {
 
     /// The wrapper of a `setDelegate:` (`name`): wraps the new delegate's method
     /// (fail-open), then runs the original with the app's own delegate.
-    public func wrappingSetter(_ original: Implementation, name: String, interceptor: Interceptor) -> Implementation {
+    public func wrappingSetter(_ original: OriginalImplementation<Implementation>, name: String, interceptor: Interceptor) -> Implementation {
         Implementation(name) { message throws(RuntimeError) in
-            try interceptor.forward(message) { message in
+            try interceptor.forward(original.call(message), preparing: { message in
                 if let delegate = message.arguments.first?.object { try self.wrap(classOf: delegate) }
                 return message
-            } original: { (message: Message) throws(RuntimeError) in
-                try original.body(message)
-            }
+            })
         }
     }
 

@@ -22,10 +22,9 @@ enum EndedTouchWrapping {
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendEvent:]") { message throws(RuntimeError) in
                 guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
-                      let recording = capture(event, interceptor) else { return try original.body(message) }
-                return try interceptor.intercept(dedupe: .reentrancy(InteractionKey(name, objects: [event])), capture: recording) {
-                    () throws(RuntimeError) in try original.body(message)
-                }
+                      let recording = capture(event, interceptor) else { return try interceptor.passThrough(original.call(message)) }
+                return try interceptor.intercept(
+                    dedupe: .reentrancy(InteractionKey(name, objects: [event])), capture: recording, original: original.call(message))
             }
         }
     }

@@ -1,6 +1,7 @@
 /// AutoTrackInterception: `HookError`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
-import AutoTrackMethodWrapping
+/// AutoTrackMethodWrapping: `OriginalImplementation` appears in this file's public API.
+public import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 import AutoTrackProperties
 /// AutoTrackReferenceUI: `GestureRecognizerObject` appears in this file's public API.
@@ -88,18 +89,16 @@ public enum GestureTracking {
     /// original runs first, with the caller's arguments; then, while the installation
     /// is on, the recognizer `recognizer` finds in the message gets its tracking target.
     public static func attachingAfter(
-        _ original: Implementation, name: String, interceptor: Interceptor,
+        _ original: OriginalImplementation<Implementation>, name: String, interceptor: Interceptor,
         recognizer: @escaping @Sendable (Message) -> GestureRecognizerObject?
     ) -> Implementation {
         Implementation(name) { message throws(RuntimeError) in
-            try interceptor.forward { () throws(RuntimeError) in
-                try original.body(message)
-            } then: { result in
+            try interceptor.forward(original.call(message), then: { result in
                 if interceptor.hookSwitch.isOn, let recognizer = recognizer(message) {
                     try attach(to: recognizer, interceptor: interceptor)
                 }
                 return result
-            }
+            })
         }
     }
 

@@ -134,11 +134,9 @@ public enum ReferenceHostCapture {
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIControl sendAction:]") { message throws(RuntimeError) in
                 let call = SendActionCall.closure(message)
-                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
-                    try call.click(interceptor: interceptor)
-                } original: { () throws(RuntimeError) in
-                    try original.body(message)
-                }
+                return try interceptor.intercept(
+                    dedupe: call.dedupe(receiver: message.receiver), capture: { try call.click(interceptor: interceptor) },
+                    original: original.call(message))
             }
         }
     }

@@ -1,6 +1,7 @@
 /// AutoTrackInterception: `HookError`, `HookHandle`, `InteractionContext`, `Interceptor` appear in this file's public API.
 public import AutoTrackInterception
-import AutoTrackMethodWrapping
+/// AutoTrackMethodWrapping: `OriginalImplementation` appears in this file's public API.
+public import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
@@ -14,15 +15,13 @@ public enum ScreenViewTracking {
     /// The wrapper of a `viewDidAppear:` (of `UIViewController` or of an app class that
     /// overrides it): records the screen view — once per appearance, however many
     /// classes of the controller's hierarchy are wrapped — then runs the original.
-    public static func appearance(_ original: Implementation, name: String, interceptor: Interceptor) -> Implementation {
+    public static func appearance(_ original: OriginalImplementation<Implementation>, name: String, interceptor: Interceptor) -> Implementation {
         Implementation(name) { message throws(RuntimeError) in
-            try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.appearanceKey(message.receiver))) {
+            try interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.appearanceKey(message.receiver)), capture: {
                 guard let controller = message.receiver as? ViewControllerObject else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
                 let animated = message.arguments.first.flatMap { if case .bool(let value) = $0 { value } else { nil } }
                 return try ReferenceHostCapture.appearance(of: controller, animated: animated, interceptor: interceptor)
-            } original: { () throws(RuntimeError) in
-                try original.body(message)
-            }
+            }, original: original.call(message))
         }
     }
 
@@ -31,9 +30,9 @@ public enum ScreenViewTracking {
     /// whether or not the installation is on (a pass-through under another library's
     /// hook still sees the screen go, and a reinstall must not take its return for a
     /// duplicate).
-    public static func disappearance(_ original: Implementation, name: String, interceptor: Interceptor) -> Implementation {
+    public static func disappearance(_ original: OriginalImplementation<Implementation>, name: String, interceptor: Interceptor) -> Implementation {
         Implementation(name) { message throws(RuntimeError) in
-            try interceptor.forward(original: { () throws(RuntimeError) in try original.body(message) }, then: { result in
+            try interceptor.forward(original.call(message), then: { result in
                 ReferenceHostCapture.noteDisappeared(message.receiver)
                 // Its page time ends (a tracker resumes the page seen again).
                 if interceptor.isRecording, let controller = message.receiver as? ViewControllerObject {
@@ -108,14 +107,12 @@ public enum ScreenViewTracking {
 
         /// The wrapper of `viewDidLoad`: wraps the loading controller's overrides
         /// (fail-open), then runs the original.
-        public func wrappingOnLoad(_ original: Implementation, interceptor: Interceptor) -> Implementation {
+        public func wrappingOnLoad(_ original: OriginalImplementation<Implementation>, interceptor: Interceptor) -> Implementation {
             Implementation("\(name) -[UIViewController viewDidLoad]") { message throws(RuntimeError) in
-                try interceptor.forward(message) { message in
+                try interceptor.forward(original.call(message), preparing: { message in
                     try self.wrap(message.receiver.realClass)
                     return message
-                } original: { (message: Message) throws(RuntimeError) in
-                    try original.body(message)
-                }
+                })
             }
         }
 

@@ -92,13 +92,11 @@ public final class ProxyDelegateHook: InterceptionHook {
                 return try MethodWrapper.install(name: name, runtime: runtime, cls: cls, selector: "delegate", context: context) { original, hookSwitch in
                     let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
                     return Implementation("\(name) -[\(className) delegate]") { message throws(RuntimeError) in
-                        try interceptor.forward { () throws(RuntimeError) in
-                            try original.body(message)
-                        } then: { result in
+                        try interceptor.forward(original.call(message), then: { result in
                             // Even when uninstalled: a proxy set earlier must never leak.
                             if let proxy = result.object as? DelegateProxy { return .object(proxy.target) }
                             return result
-                        }
+                        })
                     }
                 }
             }

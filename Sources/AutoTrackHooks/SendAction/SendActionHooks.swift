@@ -42,11 +42,9 @@ public final class ControlSendActionHook: InterceptionHook {
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIControl sendAction:to:forEvent:]") { message throws(RuntimeError) in
                 let call = ReferenceHostCapture.SendActionCall.control(message)
-                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
-                    try call.click(interceptor: interceptor)
-                } original: { () throws(RuntimeError) in
-                    try original.body(message)
-                }
+                return try interceptor.intercept(
+                    dedupe: call.dedupe(receiver: message.receiver), capture: { try call.click(interceptor: interceptor) },
+                    original: original.call(message))
             }
         }
     }
@@ -84,11 +82,9 @@ public final class ApplicationSendActionHook: InterceptionHook {
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendAction:to:from:forEvent:]") { message throws(RuntimeError) in
                 let call = ReferenceHostCapture.SendActionCall.application(message)
-                return try interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
-                    try call.click(interceptor: interceptor)
-                } original: { () throws(RuntimeError) in
-                    try original.body(message)
-                }
+                return try interceptor.intercept(
+                    dedupe: call.dedupe(receiver: message.receiver), capture: { try call.click(interceptor: interceptor) },
+                    original: original.call(message))
             }
         }
     }

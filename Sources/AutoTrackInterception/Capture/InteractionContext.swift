@@ -53,8 +53,7 @@ public final class InteractionContext: Sendable {
     public let touches = TouchDeduplicator()
     @usableFromInline let enabled = Atomic<Bool>(true)
     @usableFromInline package let counters = Counters()
-    @usableFromInline let mutationStorage = Atomic<UInt8>(0)
-    @usableFromInline let mutationFireCount = Atomic<Int>(0)
+    @usableFromInline let substitution = AtomicLazyReference<CombinatorSubstitution>()
     private let elementCollector: ElementProperties
     /// Every stage an interaction passes on its way to the sink, in order.
     public let filters: InteractionFilterPipeline

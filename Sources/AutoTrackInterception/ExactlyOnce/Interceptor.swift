@@ -97,18 +97,22 @@ public final class Interceptor: Sendable {
         original: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         guard isRecording else {
-            if let mutation = context.activeMutation { return try mutated(mutation, capture: capture, original: original) }
+            if let substitute = context.combinatorSubstitute {
+                return try substitute.intercept(self, dedupe: nil, capture: capture, original: original)
+            }
             countSkip()
             return try original()
         }
-        if let mutation = context.activeMutation { return try mutated(mutation, dedupe: dedupe(), capture: capture, original: original) }
+        if let substitute = context.combinatorSubstitute {
+            return try substitute.intercept(self, dedupe: dedupe(), capture: capture, original: original)
+        }
         switch dedupe() {
         case .none:
-            record(capture)
+            emitCaptured(capture)
             return try original()
         case .touch(let event, let element):
             if context.touches.isFirstDispatch(event: event, element: element) {
-                record(capture)
+                emitCaptured(capture)
             } else {
                 context.count(.deduplicated)
             }
@@ -116,94 +120,12 @@ public final class Interceptor: Sendable {
         case .reentrancy(let key):
             return try context.reentrancy.withKey(key) { (isOutermost: Bool) throws(Failure) -> Result in
                 if isOutermost {
-                    record(capture)
+                    emitCaptured(capture)
                 } else {
                     context.count(.deduplicated)
                 }
                 return try original()
             }
-        }
-    }
-
-    /// The combinator with a deliberate defect (mutation testing only).
-    @usableFromInline
-    func mutated<Result, Failure: Error>(
-        _ mutation: InterceptionMutation, dedupe: InterceptionDedupe? = nil,
-        capture: () throws -> Interaction?, original: () throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        guard let dedupe else {
-            // Not recording: only the operators that ignore the state record anyway.
-            let fires = (mutation == .recordWhileDisabled && hookSwitch.isOn && !context.isEnabled)
-                || (mutation == .recordAfterUninstall && !hookSwitch.isOn)
-            if fires {
-                // The defect bypasses every guard: straight to the sink.
-                context.mutationFired()
-                if let interaction = try? capture() { try? context.sink.receive(interaction) }
-            } else {
-                countSkip()
-            }
-            return try original()
-        }
-        var isNew = true
-        switch dedupe {
-        case .none: break
-        case .touch(let event, let element): isNew = context.touches.isFirstDispatch(event: event, element: element)
-        case .reentrancy(let key):
-            return try context.reentrancy.withKey(key) { (isOutermost: Bool) throws(Failure) -> Result in
-                var isNew = isOutermost
-                if mutation == .ignoreDedupe, !isNew {
-                    context.mutationFired()
-                    isNew = true
-                }
-                return try mutatedCall(mutation, isNew: isNew, capture: capture, original: original)
-            }
-        }
-        if mutation == .ignoreDedupe, !isNew {
-            context.mutationFired()
-            isNew = true
-        }
-        return try mutatedCall(mutation, isNew: isNew, capture: capture, original: original)
-    }
-
-    @usableFromInline
-    func mutatedCall<Result, Failure: Error>(
-        _ mutation: InterceptionMutation, isNew: Bool, capture: () throws -> Interaction?, original: () throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        guard isNew else {
-            context.count(.deduplicated)
-            return try original()
-        }
-        // A call with no original: the operators on the original have nothing to change.
-        if Result.self == NoOriginal.self, mutation == .callOriginalTwice || mutation == .recordAfterOriginal {
-            record(capture)
-            return try original()
-        }
-        switch mutation {
-        case .callOriginalTwice:
-            context.mutationFired()
-            record(capture)
-            _ = try original()
-            return try original()
-        case .recordAfterOriginal:
-            context.mutationFired()
-            let result = try original()
-            record(capture)
-            return result
-        case .dedupeEverything:
-            context.mutationFired()
-            context.count(.deduplicated)
-            return try original()
-        case .recordTwice:
-            context.mutationFired()
-            record(capture)
-            record(capture)
-            return try original()
-        case .neverRecord:
-            context.mutationFired()
-            return try original()
-        default:
-            record(capture)
-            return try original()
         }
     }
 
@@ -216,9 +138,9 @@ public final class Interceptor: Sendable {
     }
 
     /// The result of a call that has no original (what ``record(dedupe:capture:)``
-    /// passes the combinator): mutation operators on the original do not apply to it.
+    /// passes the combinator): a substitute changing the original leaves it alone.
     @usableFromInline
-    struct NoOriginal {
+    package struct NoOriginal {
         @usableFromInline init() {}
     }
 
@@ -231,7 +153,7 @@ public final class Interceptor: Sendable {
 
     /// Captures fail-open and emits; never throws.
     @usableFromInline
-    func record(_ capture: () throws -> Interaction?) {
+    package func emitCaptured(_ capture: () throws -> Interaction?) {
         let interaction: Interaction?
         do {
             interaction = try capture()
@@ -261,18 +183,10 @@ public final class Interceptor: Sendable {
         _ argument: Value, preparedBy prepare: (Value) throws -> Value, original: (Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         guard hookSwitch.isOn else { return try original(argument) }
-        if context.activeMutation == .skipPreparation {
-            context.mutationFired()
-            return try original(argument)
+        if let substitute = context.combinatorSubstitute {
+            return try substitute.forward(self, argument: argument, preparedBy: prepare, original: original)
         }
-        let prepared: Value
-        do {
-            prepared = try prepare(argument)
-        } catch {
-            context.count(.bookkeepingFailures)
-            prepared = argument
-        }
-        return try original(prepared)
+        return try original(prepared(argument, by: prepare))
     }
 
     /// Forwards a call exactly once, then lets the hook follow up on its result —
@@ -286,10 +200,24 @@ public final class Interceptor: Sendable {
         original: () throws(Failure) -> Result, then followUp: (Result) throws -> Result
     ) throws(Failure) -> Result {
         let result = try original()
-        if context.activeMutation == .skipFollowUp {
-            context.mutationFired()
-            return result
+        if let substitute = context.combinatorSubstitute { return substitute.followUp(self, result: result, followUp: followUp) }
+        return followedUp(result, by: followUp)
+    }
+
+    /// `prepare(argument)`, fail-open: a failure is counted and `argument` returned.
+    @inlinable
+    package func prepared<Value>(_ argument: Value, by prepare: (Value) throws -> Value) -> Value {
+        do {
+            return try prepare(argument)
+        } catch {
+            context.count(.bookkeepingFailures)
+            return argument
         }
+    }
+
+    /// `followUp(result)`, fail-open: a failure is counted and `result` returned.
+    @inlinable
+    package func followedUp<Result>(_ result: Result, by followUp: (Result) throws -> Result) -> Result {
         do {
             return try followUp(result)
         } catch {

@@ -108,14 +108,15 @@ public enum MethodWrapper {
     ///   - context: the context the wrapper reports to. While an installation of this
     ///     name is in the chain (installed, or left as a pass-through), installing it
     ///     for another context throws `HookError.installedForAnotherContext(hookName:)`.
-    ///   - makeWrapper: builds the wrapper from the original implementation and the
-    ///     installation's switch. Called once per effective installation.
+    ///   - makeWrapper: builds the wrapper from the original implementation — to be
+    ///     bound to each call and handed to the combinator, which runs it exactly once —
+    ///     and the installation's switch. Called once per effective installation.
     /// - Returns: the installation's handle (the existing one on a second install).
     /// - Throws: `HookError.methodNotFound(className:selector:isClassMethod:)` when
     ///   the class neither has nor inherits the method.
     public static func install<Runtime: RuntimeOperations>(
         name: String, runtime: Runtime, cls: Runtime.Class, selector: String, isClassMethod: Bool = false, context: InteractionContext? = nil,
-        makeWrapper: (_ original: Runtime.Implementation, _ hookSwitch: HookSwitch) -> Runtime.Implementation
+        makeWrapper: (_ original: OriginalImplementation<Runtime.Implementation>, _ hookSwitch: HookSwitch) -> Runtime.Implementation
     ) throws(HookError) -> HookHandle {
         let registry = registry(of: runtime)
         let target = isClassMethod ? runtime.metaclass(of: cls) : cls
@@ -150,7 +151,7 @@ public enum MethodWrapper {
             }
             let hookSwitch = HookSwitch()
             let original = runtime.implementation(of: method)
-            let wrapper = makeWrapper(original, hookSwitch)
+            let wrapper = makeWrapper(OriginalImplementation(original), hookSwitch)
             runtime.setImplementation(of: method, to: wrapper)
             let handle = HookHandle(name: name) { () throws(HookError) -> HookState in
                 // Whatever else holds the switch (trackers, proxies, subclasses) stops too.

@@ -41,7 +41,7 @@ public final class ReportingTarget: Sendable {
         original: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let current = currentUnmanaged
-        if current._withUnsafeGuaranteedRef({ !$0.isRecording && $0.context.activeMutation == nil }) {
+        if current._withUnsafeGuaranteedRef({ !$0.isRecording && $0.context.combinatorSubstitute == nil }) {
             current._withUnsafeGuaranteedRef { $0.countSkip() }
             return try original()
         }
