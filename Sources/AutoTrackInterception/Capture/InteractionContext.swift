@@ -54,6 +54,7 @@ public final class InteractionContext: Sendable {
     @usableFromInline let enabled = Atomic<Bool>(true)
     @usableFromInline package let counters = Counters()
     @usableFromInline let substitution = AtomicLazyReference<CombinatorSubstitution>()
+    @usableFromInline let isSubstituted = Atomic<Bool>(false)
     private let elementCollector: ElementProperties
     /// Every stage an interaction passes on its way to the sink, in order.
     public let filters: InteractionFilterPipeline

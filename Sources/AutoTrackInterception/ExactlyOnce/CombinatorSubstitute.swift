@@ -41,7 +41,10 @@ extension InteractionContext {
     /// never set outside the conformance kit.
     @inlinable
     package var combinatorSubstitute: (any CombinatorSubstitute)? {
-        substitution.load()?.substitute
+        // A plain flag first: this is read on every intercepted call, and a context
+        // without a substitute (every one outside the kit) must pay no more than a load.
+        guard isSubstituted.load(ordering: .acquiring) else { return nil }
+        return substitution.load()?.substitute
     }
 
     /// Puts `substitute` in place of the combinator for this context's hooks; `false`
@@ -49,6 +52,8 @@ extension InteractionContext {
     @discardableResult
     package func substituteCombinator(_ substitute: any CombinatorSubstitute) -> Bool {
         let box = CombinatorSubstitution(substitute)
-        return substitution.storeIfNil(box) === box
+        guard substitution.storeIfNil(box) === box else { return false }
+        isSubstituted.store(true, ordering: .releasing)
+        return true
     }
 }
