@@ -233,7 +233,7 @@ let package = Package(
         // The command line: the inspect page in a real browser.
         .testTarget(
             name: "AutoTrackCLITests",
-            dependencies: ["AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
+            dependencies: ["AutoTrackCLI", "AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
             swiftSettings: strictSettings
         ),
         // Hooks written as a third party would, from the public API only.
@@ -399,5 +399,18 @@ if let objcIncludeDirectory {
         // A condition, not canImport: a module left in .build by an earlier build
         // would satisfy canImport after the packages are gone.
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("AUTOTRACK_OBJC")]
+    }
+}
+
+// MARK: - SQLite, for the benchmark's comparison (optional)
+
+/// The system's SQLite (Debian's `libsqlite3-dev`): with it `autotrack bench pipeline`
+/// stores the same events in SQLite as peers' queues do, side by side with ours.
+/// Detected like the runtime above; `AUTOTRACK_SQLITE=0` leaves it out.
+if ProcessInfo.processInfo.environment["AUTOTRACK_SQLITE"] != "0", FileManager.default.fileExists(atPath: "/usr/include/sqlite3.h") {
+    package.targets.append(.systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]))
+    for target in package.targets where ["AutoTrackCLI", "AutoTrackCLITests"].contains(target.name) {
+        if target.name == "AutoTrackCLI" { target.dependencies.append("CSQLite") }
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("AUTOTRACK_SQLITE")]
     }
 }

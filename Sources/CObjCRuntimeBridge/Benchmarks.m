@@ -21,10 +21,17 @@ static intptr_t exchangeHookWrapper(id self, SEL _cmd) {
 }
 
 static Class subclassHookClass = Nil;
+/* The generated subclass's superclass (the app's class), as a hook keeps it when it
+   makes the subclass. */
+static Class subclassHookSuperclass = Nil;
 
+/* The generated subclass's override: tracking is checked, then the app's method runs
+   through a super send as compiled code makes it for GCC's runtime
+   (`[super autotrackBenchRun]` is objc_msg_lookup_super with the static superclass). */
 static intptr_t subclassHookRun(id self, SEL _cmd) {
     if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
-    IMP super = (IMP)atr_lookUpSuper((ATObjectRef)(void *)self, (ATClassRef)(void *)subclassHookClass, (ATSelectorRef)(void *)_cmd);
+    struct objc_super above = { self, subclassHookSuperclass };
+    IMP super = objc_msg_lookup_super(&above, _cmd);
     return ((intptr_t (*)(id, SEL))super)(self, _cmd);
 }
 
@@ -114,6 +121,7 @@ static void setUpOnce(void) {
 
     receivers[ATR_BENCH_SUBCLASS_HOOK] = [target new];
     subclassHookClass = makeClass("AutoTrackBenchTarget_AutoTrackHook", target);
+    subclassHookSuperclass = target;
     class_addMethod(subclassHookClass, run, (IMP)subclassHookRun, "q@:");
     class_addMethod(subclassHookClass, @selector(class), (IMP)reportOriginalClass, "#@:");
     object_setClass(receivers[ATR_BENCH_SUBCLASS_HOOK], subclassHookClass);

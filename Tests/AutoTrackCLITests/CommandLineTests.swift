@@ -29,6 +29,7 @@ struct CommandLineTests {
         (["conformance", "--point", "x"], "'--point': unknown point 'x'"),
         (["inspect", "--out"], "'--out' needs a value (DIR)"),
         (["bench"], "'bench' needs a group"),
+        (["bench", "hooks", "--runs", "0"], "'--runs': needs a number of repetitions from 1 to 1000"),
         (["nope"], "unknown command 'nope'"),
         (["snapshot", "--screen=nope"], "'--screen': unknown screen 'nope' (known: list"),
         (["demo", "--json=yes"], "'--json' takes no value"),

@@ -140,4 +140,19 @@ struct SuperAndSubclassTests {
         #expect(runtime.lookUpClass("Temporary") == nil)
         _ = try runtime.defineClass("Temporary") // the name is free again
     }
+
+    @Test("subclasses(of:) lists every registered descendant, sorted by name, and none of the rest")
+    func subclassesOfABase() throws {
+        let (base, sub) = try makeControllers()
+        let grandchild = try runtime.defineClass("AccountViewController", superclass: sub)
+        _ = try runtime.defineClass("Model")
+        let pending = try runtime.allocateClassPair(superclass: base, name: "NotYetRegistered")
+        let disposed = try runtime.defineClass("Gone", superclass: base)
+        try runtime.disposeClassPair(disposed)
+        #expect(runtime.subclasses(of: base).map(\.name) == [grandchild.name, sub.name])
+        #expect(runtime.subclasses(of: sub).map(\.name) == ["AccountViewController"])
+        #expect(runtime.subclasses(of: grandchild).isEmpty)
+        try runtime.registerClassPair(pending)
+        #expect(runtime.subclasses(of: base).map(\.name) == ["AccountViewController", "NotYetRegistered", "ViewController"])
+    }
 }

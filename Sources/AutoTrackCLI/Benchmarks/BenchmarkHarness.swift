@@ -55,7 +55,8 @@ struct BenchmarkResult {
     var megabytesPerSecond: Double { bytesPerOperation / nanosecondsPerOperation * 1e9 / 1e6 }
 }
 
-/// A benchmark group's printed and machine-readable output.
+/// One run of a benchmark group: its notes and sections of results
+/// (``RepeatedBenchmarkReport`` prints them, over one run or several).
 struct BenchmarkReport {
     let group: String
     let context: [String]
@@ -68,61 +69,7 @@ struct BenchmarkReport {
         /// The result the others are compared with.
         let baseline: String
         let showThroughput: Bool
-    }
-
-    func table() -> String {
-        var lines = ["bench \(group)"] + context.map { "  \($0)" }
-        for section in sections {
-            lines.append("")
-            lines.append(section.title)
-            let base = section.results.first { $0.name == section.baseline }
-            var header = "  " + "variant".padding(toLength: 40, withPad: " ", startingAt: 0)
-                + pad("\(section.unit)/s", 14) + pad("ns/\(section.unit)", 12)
-            if section.showThroughput { header += pad("MB/s", 10) }
-            header += pad("time vs \(section.baseline)", 22)
-            lines.append(header)
-            for result in section.results {
-                var line = "  " + result.name.padding(toLength: 40, withPad: " ", startingAt: 0)
-                    + pad(format(result.operationsPerSecond, digits: 0), 14)
-                    + pad(format(result.nanosecondsPerOperation, digits: 1), 12)
-                if section.showThroughput { line += pad(format(result.megabytesPerSecond, digits: 1), 10) }
-                if let base {
-                    line += pad(format(result.nanosecondsPerOperation / base.nanosecondsPerOperation, digits: 2) + "×", 22)
-                }
-                lines.append(line)
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    func jsonData() throws -> Data {
-        let object: [String: Any] = [
-            "group": group,
-            "context": context,
-            "sections": sections.map { section in
-                [
-                    "title": section.title,
-                    "unit": section.unit,
-                    "baseline": section.baseline,
-                    "results": section.results.map { result in
-                        [
-                            "name": result.name,
-                            "operationsPerSecond": result.operationsPerSecond,
-                            "nanosecondsPerOperation": result.nanosecondsPerOperation,
-                            "megabytesPerSecond": result.megabytesPerSecond,
-                        ] as [String: Any]
-                    },
-                ] as [String: Any]
-            },
-        ]
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
-    }
-
-    private func format(_ value: Double, digits: Int) -> String {
-        String(format: "%.\(digits)f", value)
+        /// What rows should reach, by row name (judged on the median).
+        var goals: [String: BenchmarkGoal] = [:]
     }
 }

@@ -110,6 +110,10 @@ struct PipelineBenchmark {
         unsynced.shutdown()
         synced.shutdown()
 
+        // The same events stored by SQLite, as peers' queues store them.
+        let comparison = try StorageComparison(root: root, payload: samplePayload, harness: harness).measure()
+        context += comparison.context
+
         // The CRC of each stored record, on the worker.
         let checksummed = 20_000
         let checksums = harness.measure([
@@ -202,11 +206,14 @@ struct PipelineBenchmark {
         tracked.shutdown()
 
         return BenchmarkReport(group: "pipeline", context: context, sections: [
-            .init(title: "track → durable queue", unit: "event", results: intoQueue, baseline: "track → queue, no fsync", showThroughput: true),
+            .init(title: "track → durable queue", unit: "event", results: intoQueue, baseline: "track → queue, no fsync", showThroughput: true,
+                  goals: ["track → queue, no fsync": .throughputAtLeast(500_000)]),
+        ] + comparison.sections + [
             .init(title: "record checksum (one stored event)", unit: "record", results: checksums, baseline: "zlib crc32", showThroughput: true),
             .init(title: "flush (queue → transport → removed)", unit: "event", results: flushed,
                   baseline: "NDJSON file, 50, decoded (as before)", showThroughput: true),
-            .init(title: "An autotracked click", unit: "tap", results: clicks, baseline: "tap Buy, no autotrack", showThroughput: false),
+            .init(title: "An autotracked click", unit: "tap", results: clicks, baseline: "tap Buy, no autotrack", showThroughput: false,
+                  goals: ["tap Buy, autotracked (caller)": .ratioAtMost(2)]),
         ])
     }
 

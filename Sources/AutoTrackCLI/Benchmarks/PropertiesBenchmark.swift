@@ -71,9 +71,10 @@ struct PropertiesBenchmark {
                    perClick[1].nanosecondsPerOperation / 1000, perClick[2].nanosecondsPerOperation / 1000),
         ]
         return BenchmarkReport(group: "properties", context: context, sections: [
-            .init(title: "SHA-256 over 64 MiB", unit: "run", results: sha, baseline: "sha256sum (coreutils, from file)", showThroughput: true),
+            .init(title: "SHA-256 over 64 MiB", unit: "run", results: sha, baseline: "sha256sum (coreutils, from file)", showThroughput: true,
+                  goals: [sha[0].name: .ratioAtMost(2)]),
             .init(title: "Ids and click properties", unit: "op", results: perClick, baseline: "element id (200-byte identity)",
-                  showThroughput: false),
+                  showThroughput: false, goals: [perClick[1].name: .timeAtMost(nanoseconds: 2000), perClick[2].name: .timeAtMost(nanoseconds: 2000)]),
         ])
     }
 

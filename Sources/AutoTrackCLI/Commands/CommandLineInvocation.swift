@@ -15,7 +15,7 @@ struct UsageError: Error {
 enum CommandLineInvocation {
     case help(CommandSpec?)
     case version
-    case bench(group: BenchmarkGroup, jsonOutput: String?)
+    case bench(group: BenchmarkGroup, runs: Int, jsonOutput: String?)
     case snapshot(SnapshotCommand)
     case conformance(ConformanceCommand)
     case demo(DemoCommand)
@@ -77,7 +77,7 @@ enum CommandLineInvocation {
             guard let group = BenchmarkGroup(rawValue: name) else {
                 throw UsageError(message: "unknown benchmark group '\(name)' (known: \(groups))")
             }
-            self = .bench(group: group, jsonOutput: values.value(BenchmarkGroup.Options.json))
+            self = .bench(group: group, runs: values.value(BenchmarkGroup.Options.runs) ?? 1, jsonOutput: values.value(BenchmarkGroup.Options.json))
         case "conformance":
             typealias Options = ConformanceCommand.Options
             let scenarioIDs = values.values(Options.scenario)
@@ -216,8 +216,8 @@ enum CommandLineInvocation {
             return try command.run()
         case .exploreWorker(let command):
             return try command.run()
-        case .bench(let group, let jsonOutput):
-            let report = group.run()
+        case .bench(let group, let runs, let jsonOutput):
+            let report = BenchmarkRepetitions(group: group, runs: runs).run()
             print(report.table())
             if let jsonOutput {
                 try report.jsonData().write(to: URL(fileURLWithPath: jsonOutput))

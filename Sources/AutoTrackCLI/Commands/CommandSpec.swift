@@ -78,7 +78,7 @@ struct CommandSpec: Sendable {
             name: "bench", positional: "<group>",
             summary: "Run a benchmark group (use a release build). Groups: " + BenchmarkGroup.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; ") + ".",
             options: BenchmarkGroup.Options.all,
-            example: "swift run -c release autotrack bench hooks"),
+            example: "swift run -c release autotrack bench hooks --runs 5 --json hooks.json"),
         CommandSpec(
             name: "snapshot",
             summary: "Print a sample-app screen as an element tree with paths and ids.",

@@ -98,9 +98,7 @@ public enum ScreenViewTracking {
         /// Wraps the overrides of every controller class that exists now
         /// (`objc_getClassList`).
         public func wrapExisting() {
-            let runtime = base.runtime
-            for className in runtime.classNames {
-                guard let candidate = runtime.lookUpClass(className), candidate !== base, candidate.isSubclass(of: base) else { continue }
+            for candidate in base.runtime.subclasses(of: base) {
                 try? wrap(candidate)
             }
         }

@@ -111,4 +111,20 @@ public final class Runtime: Sendable {
             registry.classesByName.values.filter { $0.state == .registered }.map(\.name).sorted()
         }
     }
+
+    /// The registered classes that inherit from `base` (`base` itself excluded), sorted
+    /// by name: `objc_getClassList` filtered by ancestry, found by walking down from
+    /// `base` under one lock — a cost in the subclasses, not in every class of the app
+    /// (no name looked up or sorted but theirs).
+    public func subclasses(of base: RuntimeClass) -> [RuntimeClass] {
+        withLock { _ in
+            var found: [RuntimeClass] = []
+            var pending = base.subclassList.map(\.value)
+            while let next = pending.popLast() {
+                if next.state == .registered { found.append(next) }
+                pending += next.subclassList.map(\.value)
+            }
+            return found.sorted { $0.name < $1.name }
+        }
+    }
 }

@@ -72,7 +72,10 @@ extension ConformanceCommand {
 extension BenchmarkGroup {
     enum Options {
         static let json = CommandOption("--json", .text("FILE"), help: "also write the results as JSON")
-        static let all = [json.declared]
+        static let runs = CommandOption(
+            "--runs", .number("N", in: 1...1000, "a number of repetitions from 1 to 1000"),
+            help: "repeat the group N times: each row the median with min and max, ratios taken within a repetition (default 1)")
+        static let all = [json.declared, runs.declared]
     }
 }
 
