@@ -37,12 +37,48 @@ enum NativeHookCapture {
                 let animated = message.arguments.first.flatMap { if case .bool(let value) = $0 { value } else { nil } }
                 return try ReferenceHostCapture.appearance(of: controller, animated: animated, interceptor: interceptor)
             } original: { original() }
+        case .alertAction:
+            // The call a wrapped handler block hands over: its receiver is the action.
+            interceptor.intercept {
+                guard let action = message.receiver as? AlertActionObject else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
+                return ReferenceHostCapture.alertClick(action, note: AlertNotes.note(for: action), interceptor: interceptor)
+            } original: { original() }
         default:
             // A point whose calls the kit cannot read from native code yet: the original
             // runs, the call is counted as a bookkeeping failure.
             interceptor.intercept {
                 throw ReferenceHostCapture.Failure.unexpectedReceiver
             } original: { original() }
+        }
+    }
+}
+
+/// The alert an action's click names, for native hooks: the note a hook of the package
+/// left on the action, else one read from the alert the action belongs to when its
+/// handler runs (a native hook cannot leave the package's note itself).
+enum AlertNotes {
+    static func note(for action: AlertActionObject) -> ReferenceHostCapture.AlertNote? {
+        let runtime = action.realClass.runtime
+        if let noted = runtime.associatedObject(for: ReferenceHostCapture.AlertNote.key, on: action) as? ReferenceHostCapture.AlertNote {
+            return noted
+        }
+        return action.alertController.map(ReferenceHostCapture.AlertNote.init(alert:))
+    }
+
+    /// Notes, at every turn of `host`'s run loop, the alert on screen and where each of
+    /// its actions is as a person sees it: a handler runs after its alert is dismissed,
+    /// when the action's view has left the window, and a native hook has no presentation
+    /// wrapper of the package's to note it. Changes no method of the app's.
+    static func watchAlerts(on host: ReferenceHost, context: InteractionContext) -> ObserverToken {
+        host.addRunLoopObserver { [weak host] in
+            guard let alert = host?.visibleController, alert.kind == .alert else { return }
+            let runtime = alert.host.runtime
+            for view in alert.view.descendants(where: { $0 is AlertActionViewObject }) {
+                guard let action = (view as? AlertActionViewObject)?.action,
+                      runtime.associatedObject(for: ReferenceHostCapture.AlertNote.key, on: action) == nil else { continue }
+                runtime.setAssociatedObject(ReferenceHostCapture.AlertNote(alert: alert), for: ReferenceHostCapture.AlertNote.key, on: action)
+            }
+            ReferenceHostCapture.AlertNote.noteOnScreen(alert, context: context)
         }
     }
 }

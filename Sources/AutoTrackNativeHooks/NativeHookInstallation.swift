@@ -18,6 +18,8 @@ final class NativeHookInstallation: Sendable {
     private let installed = Locked(false)
     /// Calls the combinator could not read (an unknown receiver): their originals ran.
     let unreadableCalls = Locked(0)
+    /// The run-loop observer noting alerts on screen, for a hook at the alert-action point.
+    private let alertWatch = Locked<ObserverToken?>(nil)
 
     init(hook: NativeHook, host: ReferenceHost, context: InteractionContext) {
         self.hook = hook
@@ -42,6 +44,9 @@ final class NativeHookInstallation: Sendable {
             }
             hookSwitch.set(true)
             installed = true
+            if hook.point == .alertAction {
+                alertWatch.withLock { $0 = $0 ?? AlertNotes.watchAlerts(on: host, context: context) }
+            }
         }
     }
 
@@ -50,6 +55,7 @@ final class NativeHookInstallation: Sendable {
             guard installed else { return .uninstalled }
             installed = false
             hookSwitch.set(false)
+            if let watch = alertWatch.withLock({ token in defer { token = nil }; return token }) { host.removeObserver(watch) }
             let restored = hook.definition.pointer.pointee.uninstall(pointer)
             return restored == 1 ? .uninstalled : .passThrough
         }

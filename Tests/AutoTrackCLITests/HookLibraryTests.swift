@@ -121,3 +121,17 @@ struct HookLibraryArticleTests {
         try expectConformance(exchangeLibrary, hook: "send-action/objc-exchange", point: .sendAction, scenario: scenario)
     }
 }
+
+/// The alert example, built on first use: its handler blocks cross between the real
+/// runtime and the model both ways.
+let alertLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("alert_action_handler_wrap.m")) ?? "/nonexistent/libalert_action_handler_wrap.so"))
+
+/// Handler blocks cross: an Objective-C hook that wraps `UIAlertAction` handlers in
+/// blocks of its own passes the whole alert-action catalog.
+@Suite("An Objective-C alert hook wrapping handler blocks", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && HookLibraryTests.clang != nil, "needs the real Objective-C runtime and clang"))
+struct AlertHookLibraryTests {
+    @Test(arguments: ScenarioCatalog.scenarios(for: .alertAction))
+    func handlerWrapConforms(scenario: Scenario) throws {
+        try expectConformance(alertLibrary, hook: "alert-action/objc-handler-wrap", point: .alertAction, scenario: scenario)
+    }
+}

@@ -69,6 +69,14 @@ extension ObjCDispatchEngine {
         }
         let thread = Self.currentThread
         let previous = pendingErrors.withLock { $0.removeValue(forKey: thread) }
+        // Objects returned to native code during this call live until its result is read.
+        let pool = returnedToNative.withLock { $0[thread]?.count ?? 0 }
+        defer {
+            returnedToNative.withLock { returned in
+                if let kept = returned[thread], kept.count > pool { returned[thread] = Array(kept.prefix(pool)) }
+                if returned[thread]?.isEmpty == true { returned[thread] = nil }
+            }
+        }
         var result: UInt64 = 0
         // One slot more than the arguments, so the buffer is never empty.
         let outcome = (bits + [0]).withUnsafeBufferPointer { buffer in
@@ -109,7 +117,7 @@ extension ObjCDispatchEngine {
         case ":": OpaquePointer(bitPattern: UInt(bits)).map { .selector(Selector(String(cString: atr_selectorName($0)))) } ?? .int(0)
         case "c", "C", "B": .bool(bits != 0)
         case "d", "f": .double(Double(bitPattern: bits))
-        case "?": .block(nil)
+        case "?": .block(modelBlock(at: UInt(bits)))
         default: .int(Int(truncatingIfNeeded: bits))
         }
     }

@@ -61,6 +61,10 @@ extension ObjCDispatchEngine {
         for (address, invocation) in invocations {
             atr_invocationSetReturn(OpaquePointer(bitPattern: address)!, bits(of: invocation.returnValue))
         }
+        if case .object(let object?) = value {
+            let thread = Self.currentThread
+            returnedToNative.withLock { $0[thread, default: []].append(object) }
+        }
         if case .value(let wrapped) = value, let methodSignature = wrapped as? MethodSignature {
             result.pointee = UInt64(signature(methodSignature.typeEncoding))
         } else {
@@ -69,10 +73,11 @@ extension ObjCDispatchEngine {
     }
 
     /// A value as 64 bits for native code: a Swift value as `boxing` boxes it (0 by
-    /// default, as for a block, which has no native form here).
+    /// default), a block as a real block calling it.
     func bits(of value: RuntimeValue, boxing: (any Sendable) -> UInt64 = { _ in 0 }) -> UInt64 {
         switch value {
-        case .void, .block: 0
+        case .void, .block(nil): 0
+        case .block(let block?): nativeBlock(for: block)
         case .value(let wrapped): boxing(wrapped)
         case .object(let object): UInt64(object?.twin ?? 0)
         case .bool(let flag): flag ? 1 : 0

@@ -68,11 +68,21 @@ final class ObjCDispatchEngine: DispatchEngine {
         /// The objects native code made that this runtime adopted, held until they are
         /// deallocated.
         var adopted: [UInt: RuntimeObject] = [:]
+        /// Real blocks made for model blocks, both ways, and their contexts.
+        var madeBlocks: [UInt: RuntimeBlock] = [:]
+        var blockAddresses: [ObjectIdentifier: UInt] = [:]
+        var blockContexts: [BlockContext] = []
     }
 
     /// The errors implementations threw while native code called them, by thread: what a
     /// forwarded send rethrows once the real runtime returns.
     let pendingErrors = Locked<[UInt: RuntimeError]>([:])
+
+    /// Objects this runtime's implementations returned to native code, by thread, kept
+    /// alive until the native call that led there returns to the model (an autorelease
+    /// pool: an object a model factory made has no other owner while native code hands
+    /// it on).
+    let returnedToNative = Locked<[UInt: [RuntimeObject]]>([:])
 
     /// A root instance method's copy in the root metaclass.
     struct Copy: Hashable {
@@ -98,7 +108,10 @@ final class ObjCDispatchEngine: DispatchEngine {
     }
 
     deinit {
-        state.withLock { state in for context in state.contexts { context.isAlive.store(false, ordering: .releasing) } }
+        state.withLock { state in
+            for context in state.contexts { context.isAlive.store(false, ordering: .releasing) }
+            for context in state.blockContexts { context.isAlive.store(false, ordering: .releasing) }
+        }
     }
 
     /// The runtime this engine decides for, set once after it is made.

@@ -155,6 +155,7 @@ typedef NSInteger UIGestureRecognizerState;
 @end
 
 @interface UIAlertAction : NSObject
++ (instancetype)actionWithTitle:(NSString *)title style:(UIAlertActionStyle)style handler:(void (^)(UIAlertAction *action))handler;
 @end
 
 #endif /* AUTOTRACK_UIKIT_SHIM_H */

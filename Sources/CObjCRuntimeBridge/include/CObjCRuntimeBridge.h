@@ -228,6 +228,23 @@ ATSendResult atr_sendNative(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull 
 /** Sends a method taking a double and returning a double, from native code. */
 double atr_sendNativeDouble(ATObjectRef _Nonnull object, ATSelectorRef _Nonnull selector, double argument);
 
+/* Blocks. */
+
+/** What a block made by `atr_makeBlock` calls: its context and the block's first four
+    arguments, each widened to 64 bits (integers and pointers only; arguments a block
+    does not take arrive as whatever their registers held). */
+typedef uint64_t (*ATBlockHandler)(void *_Nullable context, uint64_t first, uint64_t second, uint64_t third, uint64_t fourth);
+/** A heap block that calls `handler` with `context` and its arguments. Never freed by the
+    bridge: native code may keep it (Block_copy) for as long as it likes. */
+ATObjectRef _Nonnull atr_makeBlock(void *_Nullable context, ATBlockHandler _Nonnull handler);
+/** Calls a real block with up to four integer or pointer arguments, as compiled code
+    calls one; its result as 64 bits (meaningless for a block returning nothing). */
+uint64_t atr_callBlock(ATObjectRef _Nonnull block, int32_t count, const uint64_t *_Nullable arguments);
+/** `Block_copy`. */
+ATObjectRef _Nonnull atr_copyBlock(ATObjectRef _Nonnull block);
+/** `Block_release`. */
+void atr_releaseBlock(ATObjectRef _Nonnull block);
+
 /* Deallocation. */
 
 /** Called with each object about to be deallocated. */
