@@ -126,6 +126,7 @@ extension ObjCDispatchEngine {
     /// `NSInvocation` as the model's invocation, or `nil`.
     func object(at address: UInt) -> RuntimeValue {
         guard address != 0 else { return .object(nil) }
+        guard UInt64(address) >= Self.lowestObjectAddress else { return .int(Int(address)) }
         if let found = modelObject(at: address) { return .object(found) }
         if let boxed = state.withLock({ $0.boxes[address] }) { return .value(boxed) }
         return .object(adoptedObject(at: address))

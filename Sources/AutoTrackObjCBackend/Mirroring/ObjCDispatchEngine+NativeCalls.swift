@@ -34,13 +34,20 @@ extension ObjCDispatchEngine {
             Self.failedNativeCalls.add(1, ordering: .relaxed)
             return
         }
+        // Native code may have moved the receiver to another class just before calling
+        // (a hook's subclass stepping aside for KVO): the model follows first.
+        if let changed = changedClass(of: receiver) { runtime.followNativeClassChange(of: receiver, to: changed) }
         let selector = Selector(String(cString: atr_selectorName(selectorPointer)))
         var values: [RuntimeValue] = []
         var invocations: [(UInt, Invocation)] = []
         for index in 2..<max(count, 2) {
             let bits = arguments[index]
             let kind = Character(UnicodeScalar(UInt8(bitPattern: kinds[index])))
-            if kind == "@", bits != 0, modelObject(at: UInt(bits)) == nil, state.withLock({ $0.boxes[UInt(bits)] }) == nil,
+            if kind == "@", bits != 0, bits < Self.lowestObjectAddress {
+                // No object lives in the first page: an integer the model passed in an
+                // object's slot (its KVO's observation ids), handed back unchanged.
+                values.append(.int(Int(bits)))
+            } else if kind == "@", bits != 0, modelObject(at: UInt(bits)) == nil, state.withLock({ $0.boxes[UInt(bits)] }) == nil,
                let invocation = invocation(at: UInt(bits), runtime: runtime) {
                 // GNUstep's NSInvocation, handed to forwardInvocation:, as the model's.
                 invocations.append((UInt(bits), invocation))
@@ -71,6 +78,9 @@ extension ObjCDispatchEngine {
             result.pointee = bits(of: value)
         }
     }
+
+    /// Addresses below this are not objects (the first page is never mapped).
+    static let lowestObjectAddress: UInt64 = 4096
 
     /// A value as 64 bits for native code: a Swift value as `boxing` boxes it (0 by
     /// default), a block as a real block calling it.

@@ -153,7 +153,7 @@ extension Runtime {
 
     /// Moves `object` to `cls` in the model only: native code changed its real class
     /// (`object_setClass` by an Objective-C hook), and the model follows.
-    func followNativeClassChange(of object: RuntimeObject, to cls: RuntimeClass) {
+    package func followNativeClassChange(of object: RuntimeObject, to cls: RuntimeClass) {
         withLock { _ in
             let previous = object.realClass
             guard previous !== cls else { return }
