@@ -51,7 +51,9 @@ extension ObjCDispatchEngine {
         let native = NativeBlock(copying: pointer)
         return RuntimeBlock { [unowned(unsafe) self] arguments throws(RuntimeError) in
             let values = arguments.prefix(4).map { self.bits(of: $0) }
-            _ = values.withUnsafeBufferPointer { atr_callBlock(native.pointer, Int32($0.count), $0.baseAddress) }
+            _ = self.keepingReturnedObjects {
+                values.withUnsafeBufferPointer { atr_callBlock(native.pointer, Int32($0.count), $0.baseAddress) }
+            }
             return .void
         }
     }

@@ -69,30 +69,27 @@ extension ObjCDispatchEngine {
         }
         let thread = Self.currentThread
         let previous = pendingErrors.withLock { $0.removeValue(forKey: thread) }
-        // Objects returned to native code during this call live until its result is read.
-        let pool = returnedToNative.withLock { $0[thread]?.count ?? 0 }
-        defer {
-            returnedToNative.withLock { returned in
-                if let kept = returned[thread], kept.count > pool { returned[thread] = Array(kept.prefix(pool)) }
-                if returned[thread]?.isEmpty == true { returned[thread] = nil }
+        // Objects native code got back from the model meanwhile live until the result is read.
+        let (outcome, thrown, returned) = keepingReturnedObjects { () -> (ATSendResult, RuntimeError?, RuntimeValue?) in
+            var result: UInt64 = 0
+            // One slot more than the arguments, so the buffer is never empty.
+            let outcome = (bits + [0]).withUnsafeBufferPointer { buffer in
+                perform(OpaquePointer(bitPattern: message.receiver.twin)!, sel(message.selector), types, buffer.baseAddress!, Int32(bits.count), &result)
             }
-        }
-        var result: UInt64 = 0
-        // One slot more than the arguments, so the buffer is never empty.
-        let outcome = (bits + [0]).withUnsafeBufferPointer { buffer in
-            perform(OpaquePointer(bitPattern: message.receiver.twin)!, sel(message.selector), types, buffer.baseAddress!, Int32(bits.count), &result)
-        }
-        let thrown = pendingErrors.withLock { pending in
-            let thrown = pending.removeValue(forKey: thread)
-            if let previous { pending[thread] = previous }
-            return thrown
+            let thrown = pendingErrors.withLock { pending in
+                let thrown = pending.removeValue(forKey: thread)
+                if let previous { pending[thread] = previous }
+                return thrown
+            }
+            guard thrown == nil, !outcome.raised else { return (outcome, thrown, nil) }
+            return (outcome, nil, value(bits: result, kind: ObjCTypeKinds(types).returnKind))
         }
         if let thrown { throw thrown }
         if outcome.raised {
             let name = withUnsafeBytes(of: outcome.exceptionName) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             throw .exception(name: name, reason: "raised while \(message.selector) ran on the real runtime")
         }
-        return value(bits: result, kind: ObjCTypeKinds(types).returnKind)
+        return returned ?? .void
     }
 
     /// The encoding the receiver's `methodSignatureForSelector:` gives for a selector no

@@ -68,10 +68,7 @@ extension ObjCDispatchEngine {
         for (address, invocation) in invocations {
             atr_invocationSetReturn(OpaquePointer(bitPattern: address)!, bits(of: invocation.returnValue))
         }
-        if case .object(let object?) = value {
-            let thread = Self.currentThread
-            returnedToNative.withLock { $0[thread, default: []].append(object) }
-        }
+        if case .object(let object?) = value { keepReturned(object) }
         if case .value(let wrapped) = value, let methodSignature = wrapped as? MethodSignature {
             result.pointee = UInt64(signature(methodSignature.typeEncoding))
         } else {

@@ -81,8 +81,44 @@ final class ObjCDispatchEngine: DispatchEngine {
     /// Objects this runtime's implementations returned to native code, by thread, kept
     /// alive until the native call that led there returns to the model (an autorelease
     /// pool: an object a model factory made has no other owner while native code hands
-    /// it on).
-    let returnedToNative = Locked<[UInt: [RuntimeObject]]>([:])
+    /// it on). Kept only inside such a call (`depth` > 0), so native code that calls in
+    /// on its own leaves nothing behind.
+    let returnedToNative = Locked<[UInt: ReturnedObjects]>([:])
+
+    /// One thread's pool: how many model-to-native calls are open, and what they keep.
+    struct ReturnedObjects {
+        var depth = 0
+        var objects: [RuntimeObject] = []
+    }
+
+    /// Runs `call` — the model calling native code — keeping the objects native code gets
+    /// back from the model meanwhile alive until it returns.
+    func keepingReturnedObjects<Result>(_ call: () -> Result) -> Result {
+        let thread = Self.currentThread
+        let mark = returnedToNative.withLock { pools in
+            pools[thread, default: ReturnedObjects()].depth += 1
+            return pools[thread]!.objects.count
+        }
+        defer {
+            returnedToNative.withLock { pools in
+                guard var pool = pools[thread] else { return }
+                pool.depth -= 1
+                pool.objects.removeSubrange(min(mark, pool.objects.count)...)
+                pools[thread] = pool.depth == 0 ? nil : pool
+            }
+        }
+        return call()
+    }
+
+    /// Keeps `object`, returned to native code, while a model-to-native call is open on
+    /// this thread.
+    func keepReturned(_ object: RuntimeObject) {
+        let thread = Self.currentThread
+        returnedToNative.withLock { pools in
+            guard pools[thread] != nil else { return }
+            pools[thread]!.objects.append(object)
+        }
+    }
 
     /// A root instance method's copy in the root metaclass.
     struct Copy: Hashable {
