@@ -39,7 +39,7 @@ struct ReferenceHostGenerator {
         categoryWeights = [Int.random(in: 1...5, using: &random), Int.random(in: 1...6, using: &random), Int.random(in: 0...2, using: &random),
                            Int.random(in: 0...4, using: &random), Int.random(in: 0...4, using: &random)]
         buildWeights = (0..<7).map { _ in Int.random(in: 0...3, using: &random) }
-        actionWeights = (0..<8).map { _ in Int.random(in: 0...3, using: &random) }
+        actionWeights = (0..<9).map { _ in Int.random(in: 0...3, using: &random) }
         var steps: [ReferenceHostStep] = Bool.random(using: &random) ? [.usePathStyle(.hubble)] : []
         // Most sessions set the SDK up before the app builds its UI, as apps do; the
         // rest install later, in the middle of whatever the app is doing.
@@ -207,6 +207,10 @@ struct ReferenceHostGenerator {
         case 6:
             guard onList else { return nil }
             return .tapInShop(ReferenceHostStep.ShopTarget.allCases.randomElement(using: &random)!)
+        case 7:
+            return Bool.random(using: &random)
+                ? .openLink(Int.random(in: 0..<ReferenceHostStep.links.count, using: &random))
+                : .openNotification(dismissed: Int.random(in: 0..<4, using: &random) == 0)
         default:
             inBackground = true
             return .background

@@ -68,6 +68,12 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     case background
     /// The app back in the foreground.
     case foreground
+    /// The system opens the app with the `index`-th of the session links
+    /// (`application:openURL:options:` of the app delegate).
+    case openLink(Int)
+    /// The user opens a notification, or dismisses it (the notification center
+    /// delegate's response method).
+    case openNotification(dismissed: Bool)
 
     /// The SwiftUI shop pushed on the list screen, `target` tapped in it, and the list
     /// screen shown again.
@@ -219,6 +225,11 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
     /// The title of alert action `action`: 0 Cancel, 1 OK.
     static func actionTitle(_ action: Int) -> String { action == 0 ? "Cancel" : "OK" }
 
+    /// The links a session opens the app with.
+    static let links = ["shop://product/1029", "shop://sale?utm_campaign=spring"]
+    /// The title of the notifications a session opens.
+    static let notificationTitle = "Spring sale"
+
     /// The step as a line of a program.
     public var description: String {
         switch self {
@@ -254,6 +265,8 @@ public enum ReferenceHostStep: Hashable, Sendable, Codable, CustomStringConverti
         case .pop: return "pop the top screen"
         case .background: return "move to the background"
         case .foreground: return "come back to the foreground"
+        case .openLink(let index): return "open the app with the link \(Self.links[index % Self.links.count])"
+        case .openNotification(let dismissed): return dismissed ? "dismiss a notification" : "open a notification"
         case .sendActions(let button): return "send button \(button)'s actions from code"
         case .callAction(let button): return "call button \(button)'s action method from code"
         case .rename(let button, let title): return "retitle button \(button) \"\(title)\""
@@ -304,6 +317,8 @@ extension ReferenceHostStep {
         case .pop: return ".pop"
         case .background: return ".background"
         case .foreground: return ".foreground"
+        case .openLink(let index): return ".openLink(\(index))"
+        case .openNotification(let dismissed): return ".openNotification(dismissed: \(dismissed))"
         case .sendActions(let button): return ".sendActions(button: \(button))"
         case .callAction(let button): return ".callAction(button: \(button))"
         case .rename(let button, let title): return ".rename(button: \(button), title: \(Self.quoted(title)))"

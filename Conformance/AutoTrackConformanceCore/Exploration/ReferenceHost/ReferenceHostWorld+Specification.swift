@@ -48,6 +48,16 @@ extension ReferenceHostWorld {
         case .foreground:
             guard let visible = host.visibleController, !specification.excludes(screen: visible) else { break }
             expect(.screenView, Self.screenViewSummary(visible.typeName), exact: true, before: nil)
+        case .openLink(let index):
+            // The app delegate opens links; a hook wraps it whenever it was set.
+            let link = ReferenceHostStep.links[index % ReferenceHostStep.links.count]
+            expect(.openURL, InteractionSummary(point: InterceptionPoint.openURL.name, properties: ["url \(link)"]), exact: true, before: .openLink(link))
+        case .openNotification(let dismissed):
+            // A dismissed notification does not open the app: no interaction.
+            guard !dismissed else { break }
+            let title = ReferenceHostStep.notificationTitle
+            expect(.notificationResponse, InteractionSummary(point: InterceptionPoint.notificationResponse.name, properties: ["notification \(title)"]),
+                   exact: true, before: .openNotification(title))
         default:
             break
         }
@@ -124,7 +134,11 @@ extension ReferenceHostWorld {
     /// How an interaction is compared: by point, the properties that tell which element
     /// it is and what it showed, and the screen.
     static func summary(_ interaction: Interaction) -> InteractionSummary {
-        summary(point: interaction.point, element: interaction.element, screen: interaction.screen, alert: interaction.details.alert)
+        var summary = summary(point: interaction.point, element: interaction.element, screen: interaction.screen, alert: interaction.details.alert)
+        // What an app open is about: the link, the notification.
+        if let url = interaction.details.openedURL { summary.properties.append("url \(url)") }
+        if let notification = interaction.details.notification { summary.properties.append("notification \(notification.title ?? "")") }
+        return summary
     }
 
     static func summary(point: InterceptionPoint, element: ElementSnapshot?, screen: ScreenSnapshot?, alert: AlertContext?) -> InteractionSummary {

@@ -261,6 +261,12 @@ public final class ReferenceHostWorld {
             host.driver.background()
         case .foreground:
             host.driver.foreground()
+        case .openLink(let index):
+            try host.driver.open(link: ReferenceHostStep.links[index % ReferenceHostStep.links.count])
+        case .openNotification(let dismissed):
+            try host.driver.openNotification(
+                title: ReferenceHostStep.notificationTitle, body: "Everything 20% off", userInfo: ["service": "jpush"],
+                action: dismissed ? NotificationResponseObject.dismissActionIdentifier : NotificationResponseObject.defaultActionIdentifier)
         case .sendActions(let index):
             guard let button = button(index) else { return }
             try runtime.call(button.control, "sendActionsForControlEvents:", ControlEvents.touchUpInside.rawValue)
