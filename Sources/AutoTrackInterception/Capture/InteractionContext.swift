@@ -151,7 +151,7 @@ public final class InteractionContext: Sendable {
     public var diagnostics: InterceptionDiagnostics { counters.snapshot }
 
     /// Adds one to a counter: for the combinator and sibling modules, never a hook's
-    /// own business (hooks report through ``Interceptor/intercept(dedupe:capture:original:)``).
+    /// own business (hooks report through `Interceptor.intercept(dedupe:capture:original:)`).
     @inlinable
     package func count(_ counter: Counter) { counters.add(counter) }
 

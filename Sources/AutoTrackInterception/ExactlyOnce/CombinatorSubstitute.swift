@@ -11,7 +11,7 @@ public import Synchronization
 /// call's pieces exactly as the combinator received them.
 @usableFromInline
 package protocol CombinatorSubstitute: AnyObject, Sendable {
-    /// In place of ``Interceptor/intercept(dedupe:capture:original:)``; `dedupe` is
+    /// In place of `Interceptor.intercept(dedupe:capture:original:)`; `dedupe` is
     /// `nil` when the call is not to be recorded (uninstalled or tracking disabled).
     func intercept<Result, Failure: Error>(
         _ interceptor: Interceptor, dedupe: InterceptionDedupe?, capture: () throws -> Interaction?,

@@ -47,7 +47,7 @@ public enum CaptureSkip: Error, Hashable, Sendable {
 /// switch and its name — and **the exactly-once combinator** every hook calls its
 /// originals through.
 ///
-/// ``intercept(dedupe:capture:original:)`` is the contract (ARCHITECTURE.md, “The exactly-once contract”) written once:
+/// `Interceptor.intercept(dedupe:capture:original:)` is the contract (ARCHITECTURE.md, “The exactly-once contract”) written once:
 /// snapshot and record first, then the original exactly once on every path —
 /// uninstalled, disabled, deduplicated, filtered, bookkeeping failing, sink throwing —
 /// with its result or error passed back unchanged.
@@ -131,7 +131,7 @@ public final class Interceptor: Sendable {
 
     /// Records one user action that has no original of its own to run — a tracking
     /// target running beside the app's targets, an observer of the app's lifecycle —
-    /// under the same rules as ``intercept(dedupe:capture:original:)``.
+    /// under the same rules as `Interceptor.intercept(dedupe:capture:original:)`.
     @inlinable
     public func record(dedupe: @autoclosure () -> InterceptionDedupe = .none, capture: () throws -> Interaction?) {
         _ = intercept(dedupe: dedupe(), capture: capture, original: { NoOriginal() })

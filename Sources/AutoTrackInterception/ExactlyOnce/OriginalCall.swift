@@ -2,7 +2,7 @@
 /// arguments — what a method wrapper gets in place of a callable original.
 ///
 /// A hook cannot run it: it has no method that calls it, and it cannot be copied. It
-/// can only be handed to the combinator (``Interceptor/intercept(dedupe:capture:original:)-(_,_,OriginalCall<Arguments,Result,Failure>)``,
+/// can only be handed to the combinator (`Interceptor.intercept(dedupe:capture:original:)`,
 /// ``Interceptor/passThrough(_:)``, ``Interceptor/forward(_:preparing:)``,
 /// ``Interceptor/forward(_:then:)``), which consumes it and runs it exactly once. A
 /// hook that tries to call the original itself, or to hand the same call to the
@@ -25,7 +25,7 @@ public struct OriginalCall<Arguments, Result, Failure: Error>: ~Copyable {
 extension Interceptor {
     /// The combinator over an original-call value: records first when the call is a
     /// new user action, then runs the original exactly once with the caller's
-    /// arguments (the contract of ``intercept(dedupe:capture:original:)-(_,_,()->Result)``).
+    /// arguments — the contract of the form that takes the original as a closure.
     @inlinable
     public func intercept<Arguments, Result, Failure: Error>(
         dedupe: @autoclosure () -> InterceptionDedupe = .none,

@@ -98,7 +98,7 @@ public final class HookHandle: Sendable {
 /// pass-through so theirs keeps working.
 ///
 /// A hook records through an ``Interceptor`` and calls originals only through
-/// ``Interceptor/intercept(dedupe:capture:original:)``, which makes the exactly-once
+/// `Interceptor.intercept(dedupe:capture:original:)`, which makes the exactly-once
 /// contract hold by construction. It declares the framework methods its installation
 /// wraps in ``hookedMethods``; the conformance kit checks that declaration against what
 /// installing actually changed.
