@@ -43,6 +43,15 @@ enum NativeHookCapture {
                 guard let action = message.receiver as? AlertActionObject else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
                 return ReferenceHostCapture.alertClick(action, note: AlertNotes.note(for: action), interceptor: interceptor)
             } original: { original() }
+        case .gesture:
+            // A tracking target's action as the recognizer sends it: the receiver is the
+            // hook's target, the argument the recognizer. It has no original of its own.
+            interceptor.intercept {
+                guard let recognizer = message.arguments.first?.object as? GestureRecognizerObject else {
+                    throw ReferenceHostCapture.Failure.unexpectedReceiver
+                }
+                return try GestureTracking.click(recognizedBy: recognizer, reportedTo: message.receiver, interceptor: interceptor)
+            } original: { original() }
         default:
             // A point whose calls the kit cannot read from native code yet: the original
             // runs, the call is counted as a bookkeeping failure.

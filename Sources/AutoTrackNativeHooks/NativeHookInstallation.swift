@@ -90,13 +90,14 @@ struct NativeHookAPI: @unchecked Sendable {
 
     static let intercept: @convention(c) (OpaquePointer?, UnsafePointer<autotrack_call>?, autotrack_original_function?, UnsafeMutableRawPointer?) -> Void = {
         installation, call, original, context in
-        guard let original else { return }
+        // No original: the call is a reporting target's (a gesture hook's tracking target).
+        let runOriginal: () -> Void = { original?(context) }
         guard let installation, let call else {
-            original(context)
+            runOriginal()
             return
         }
         let owner = Unmanaged<NativeHookInstallation>.fromOpaque(UnsafeRawPointer(installation)).takeUnretainedValue()
-        owner.intercept(call.pointee) { original(context) }
+        owner.intercept(call.pointee, original: runOriginal)
     }
 
     static let classNamed: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer? = { installation, name in

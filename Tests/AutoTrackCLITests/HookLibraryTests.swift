@@ -135,3 +135,17 @@ struct AlertHookLibraryTests {
         try expectConformance(alertLibrary, hook: "alert-action/objc-handler-wrap", point: .alertAction, scenario: scenario)
     }
 }
+
+/// The gesture example, built on first use: its tracking target hands the kit a call
+/// with no original.
+let gestureLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("gesture_target_tracking.m")) ?? "/nonexistent/libgesture_target_tracking.so"))
+
+/// Tracking targets of a hook's own: an Objective-C hook that puts a target of its own
+/// first on every tap and long-press recognizer passes the whole gesture catalog.
+@Suite("An Objective-C gesture hook adding a tracking target", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && HookLibraryTests.clang != nil, "needs the real Objective-C runtime and clang"))
+struct GestureHookLibraryTests {
+    @Test(arguments: ScenarioCatalog.scenarios(for: .gesture))
+    func trackingTargetConforms(scenario: Scenario) throws {
+        try expectConformance(gestureLibrary, hook: "gesture/objc-tracking-target", point: .gesture, scenario: scenario)
+    }
+}

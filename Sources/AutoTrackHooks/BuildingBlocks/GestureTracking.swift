@@ -54,17 +54,27 @@ public enum GestureTracking {
             let interceptor = interceptor.withLock { $0 }
             // The tracker has no original of its own: the recognizer calls the app's
             // targets itself. The combinator still decides and records.
-            interceptor.record {
-                // No app target left: the tap runs no app code, so it is not a click.
-                guard recognizer.targets.contains(where: { $0.action != action && $0.target != nil }) else { return nil }
-                let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
-                guard recognizer.state == trigger else { throw CaptureSkip.deduplicated }
-                guard let view = recognizer.view else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
-                return try ReferenceHostCapture.gestureClick(
-                    on: view, recognizer: recognizer, action: recognizer.targets.first { $0.action != action }?.action.name,
-                    interceptor: interceptor)
-            }
+            interceptor.record { try GestureTracking.click(recognizedBy: recognizer, reportedTo: self, interceptor: interceptor) }
         }
+    }
+
+    /// What one call of a tracking target's action (`tracker`'s) is: a click when a tap
+    /// ends or a long press begins on a recognizer that still has an app target (one
+    /// that is no tracking target), named after that target's action; no interaction
+    /// for a recognizer left with tracking targets only (the gesture runs no app code);
+    /// the other states deduplicated, and recognizers other than taps and long presses
+    /// filtered. Hooks whose tracking targets are objects of their own (native hooks)
+    /// use it as the package's tracker does.
+    package static func click(
+        recognizedBy recognizer: GestureRecognizerObject, reportedTo tracker: RuntimeObject, interceptor: Interceptor
+    ) throws -> Interaction? {
+        guard recognizer.kind == .tap || recognizer.kind == .longPress else { throw CaptureSkip.filtered }
+        let isAppPair = { (pair: TargetAction) in pair.action != action && pair.target !== tracker }
+        guard recognizer.targets.contains(where: { isAppPair($0) && $0.target != nil }) else { return nil }
+        let trigger: GestureState = recognizer.kind == .longPress ? .began : .ended
+        guard recognizer.state == trigger else { throw CaptureSkip.deduplicated }
+        guard let view = recognizer.view else { throw ReferenceHostCapture.Failure.unexpectedReceiver }
+        return try ReferenceHostCapture.gestureClick(on: view, recognizer: recognizer, action: recognizer.targets.first(where: isAppPair)?.action.name, interceptor: interceptor)
     }
 
     /// Attaches a tracking target to a tap or long-press recognizer once (other kinds

@@ -85,7 +85,12 @@ typedef struct autotrack_hook_api {
     uint32_t version;
     /* The exactly-once combinator: records the interaction `call` is, if any, then calls
      * original(context) exactly once, and returns after it. A call it cannot read, or an
-     * installation that was uninstalled, runs the original alone. Thread-safe. */
+     * installation that was uninstalled, runs the original alone. Thread-safe.
+     * A call that has no original of its own passes NULL: a gesture hook's tracking
+     * target, whose action the recognizer sends at every state change next to the app's
+     * targets, hands over that call as it receives it (receiver: the tracking target,
+     * its action, the recognizer as the one argument) and the combinator decides whether
+     * it is a click. */
     void (*intercept)(autotrack_hook_installation *installation, const autotrack_call *call,
                       autotrack_original_function original, void *context);
     /* The host's class named `name` (`UIControl`, `UITableView` …) as a `Class`, or NULL.
