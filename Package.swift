@@ -355,6 +355,10 @@ if let objcIncludeDirectory {
                     "-Xlinker", "--export-dynamic-symbol=objc_setAssociatedObject",
                     "-Xlinker", "--export-dynamic-symbol=objc_getAssociatedObject",
                     "-Xlinker", "--export-dynamic-symbol=objc_removeAssociatedObjects",
+                    // objc4's block implementations (NativeBlockImplementations.m).
+                    "-Xlinker", "--export-dynamic-symbol=imp_implementationWithBlock",
+                    "-Xlinker", "--export-dynamic-symbol=imp_getBlock",
+                    "-Xlinker", "--export-dynamic-symbol=imp_removeBlock",
                 ]),
             ]
         ),

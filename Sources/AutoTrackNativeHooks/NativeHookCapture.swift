@@ -7,9 +7,12 @@ import AutoTrackRuntime
 /// use (`ReferenceHostCapture`): the same clicks and screen views, the same
 /// deduplication, the same filters.
 enum NativeHookCapture {
+    /// The selector of a screen-view call that reports a return to the foreground.
+    static let foregroundSelector = Selector("applicationWillEnterForeground:")
+
     /// Runs `original` once through `interceptor`, recording what `message` — at a hook
-    /// of `point` — is.
-    static func run(point: InterceptionPoint, message: Message, interceptor: Interceptor, original: () -> Void) {
+    /// of `point`, on `host` — is.
+    static func run(point: InterceptionPoint, message: Message, host: ReferenceHost, interceptor: Interceptor, original: () -> Void) {
         switch point {
         case .sendAction:
             let call: ReferenceHostCapture.SendActionCall = switch message.selector.name {
@@ -23,6 +26,14 @@ enum NativeHookCapture {
         case .delegateSelection:
             interceptor.intercept(dedupe: .reentrancy(ReferenceHostCapture.selectionKey(for: message))) {
                 try ReferenceHostCapture.selectionClick(message, interceptor: interceptor)
+            } original: { original() }
+        case .screenView where message.selector == foregroundSelector:
+            // The app returned to the foreground (an observer of
+            // UIApplicationWillEnterForegroundNotification, or the app delegate's method):
+            // UIKit sends no viewDidAppear:, so the visible screen is recorded here.
+            interceptor.intercept {
+                guard let visible = host.visibleController else { return nil }
+                return ReferenceHostCapture.screenView(of: visible, animated: nil, reason: .foreground, interceptor: interceptor)
             } original: { original() }
         case .screenView where message.selector.name == "viewDidDisappear:":
             interceptor.forward(original: { original() }, then: { _ in

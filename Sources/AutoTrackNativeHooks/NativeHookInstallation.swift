@@ -44,6 +44,7 @@ final class NativeHookInstallation: Sendable {
             }
             hookSwitch.set(true)
             installed = true
+            NativeNotifications.bridge(host)
             if hook.point == .alertAction {
                 alertWatch.withLock { $0 = $0 ?? AlertNotes.watchAlerts(on: host, context: context) }
             }
@@ -72,7 +73,7 @@ final class NativeHookInstallation: Sendable {
             original()
             return
         }
-        NativeHookCapture.run(point: hook.point, message: message, interceptor: interceptor, original: original)
+        NativeHookCapture.run(point: hook.point, message: message, host: host, interceptor: interceptor, original: original)
     }
 }
 

@@ -149,3 +149,19 @@ struct GestureHookLibraryTests {
         try expectConformance(gestureLibrary, hook: "gesture/objc-tracking-target", point: .gesture, scenario: scenario)
     }
 }
+
+/// The screen-view example, built on first use: its override wrappers are blocks
+/// (`imp_implementationWithBlock`) and it observes the return to the foreground through
+/// `NSNotificationCenter`.
+let screenViewLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("screen_view_every_override.m")) ?? "/nonexistent/libscreen_view_every_override.so"))
+
+/// Every override wrapped: an Objective-C screen-view hook wrapping each override of
+/// `viewDidAppear:` with a block and recording on return to the foreground passes the
+/// whole screen-view catalog, kept sessions included.
+@Suite("An Objective-C screen-view hook over every override", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && HookLibraryTests.clang != nil, "needs the real Objective-C runtime and clang"))
+struct ScreenViewHookLibraryTests {
+    @Test(arguments: ScenarioCatalog.scenarios(for: .screenView))
+    func everyOverrideConforms(scenario: Scenario) throws {
+        try expectConformance(screenViewLibrary, hook: "screen-view/objc-every-override", point: .screenView, scenario: scenario)
+    }
+}

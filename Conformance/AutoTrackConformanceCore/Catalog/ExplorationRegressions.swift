@@ -67,8 +67,10 @@ public enum ExplorationRegressions {
     static func scenario(for session: Session) -> Scenario {
         let rules: [ContractRule] = [.lifecycle, .transparency, .oneInteraction]
         return Scenario(id: session.id, point: session.point, title: session.title, failure: session.failure, rules: rules) { (run: ScenarioRun) throws -> Void in
-            // The run's own app checks the subject's declaration, as every scenario does.
-            try run.install()
+            // The subject is installed in the session's world only, never on the run's
+            // own app first: a native hook's installation is process state (a library
+            // hooks the first host it is given), so an earlier host would leave the
+            // session's world unhooked. Every other scenario checks the declaration.
             let explorer = Explorer(host: ReferenceHostExploration(backend: run.backend))
             let found: SessionDifference? = try explorer.firstDifference(session.steps, subject: run.subject)
             guard let difference = found else { return }

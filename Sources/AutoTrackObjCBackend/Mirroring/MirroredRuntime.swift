@@ -72,11 +72,11 @@ extension MirroredRuntime {
     /// The message native code intercepted — `selector` sent to `receiver` with
     /// `arguments` widened to 64 bits — as the model's, its arguments read by the
     /// receiver's real method's type encoding: objects become the runtime's objects,
-    /// boxed Swift values their values. `nil` when `runtime` is not mirrored or the
-    /// receiver is none of its objects.
+    /// boxed Swift values their values; a receiver native code made (a hook's own
+    /// observer) is adopted. `nil` when `runtime` is not mirrored.
     package static func message(in runtime: Runtime, receiver: UInt, selector: UnsafeRawPointer?, arguments: [UInt64]) -> Message? {
         guard let engine = runtime.dispatchEngine as? ObjCDispatchEngine, let selector,
-              let object = engine.modelObject(at: receiver)
+              let object = engine.modelObject(at: receiver) ?? engine.adoptedObject(at: receiver)
         else { return nil }
         let realSelector = OpaquePointer(selector)
         let name = Selector(String(cString: atr_selectorName(realSelector)))
@@ -86,6 +86,13 @@ extension MirroredRuntime {
             engine.value(bits: bits, kind: index + 2 < kinds.count ? kinds[index + 2] : "@")
         }
         return Message(receiver: object, selector: name, arguments: MessageArguments(values), runtime: runtime)
+    }
+
+    /// Posts the notification `name` to the real runtime's default notification center,
+    /// with the real object standing for `object` (if any) as its object: a host's
+    /// notifications, for native observers.
+    package static func postNativeNotification(_ name: String, object: RuntimeObject?) {
+        atr_postNotification(name, object.flatMap { OpaquePointer(bitPattern: $0.twin) })
     }
 
     /// The real class standing for the class `name` of `runtime`, by address; `nil`

@@ -35,6 +35,18 @@ id objc_getAssociatedObject(id object, const void *key);
 void objc_removeAssociatedObjects(id object);
 #endif
 
+/* objc4's block implementations, which GCC's runtime lacks: the process running the host
+   defines them (x86-64; methods returning structures in memory are not supported). */
+IMP imp_implementationWithBlock(id block);
+id imp_getBlock(IMP implementation);
+BOOL imp_removeBlock(IMP implementation);
+
+/* UIApplication's lifecycle notifications, which the host posts to
+   [NSNotificationCenter defaultCenter] with the application as their object. */
+static NSString *const UIApplicationDidEnterBackgroundNotification = @"UIApplicationDidEnterBackgroundNotification";
+static NSString *const UIApplicationWillEnterForegroundNotification = @"UIApplicationWillEnterForegroundNotification";
+static NSString *const UIApplicationDidBecomeActiveNotification = @"UIApplicationDidBecomeActiveNotification";
+
 typedef NSUInteger UIControlEvents;
 typedef NSInteger UIAlertActionStyle;
 typedef NSInteger UIAlertControllerStyle;

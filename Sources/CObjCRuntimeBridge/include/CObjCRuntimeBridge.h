@@ -361,6 +361,10 @@ ATSendResult atr_appRecognizerAddTarget(ATObjectRef _Nonnull recognizer, ATObjec
 ATSendResult atr_appRecognizeTap(ATObjectRef _Nonnull recognizer);
 /** How many target-action pairs the recognizer has. */
 int atr_appRecognizerTargetCount(ATObjectRef _Nonnull recognizer);
+/** Posts the notification `name` to `[NSNotificationCenter defaultCenter]`, with `object`
+    (nil allowed) as its object: the host's lifecycle notifications, for native
+    observers. */
+void atr_postNotification(const char *_Nonnull name, ATObjectRef _Nullable object);
 /** `objc_getClassList`: fills `buffer` with up to `capacity` classes; returns how many
     classes there are. */
 int atr_classList(ATClassRef _Nonnull *_Nullable buffer, int capacity);
