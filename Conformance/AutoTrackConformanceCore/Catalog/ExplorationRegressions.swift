@@ -70,9 +70,13 @@ public enum ExplorationRegressions {
             // The subject is installed in the session's world only, never on the run's
             // own app first: a native hook's installation is process state (a library
             // hooks the first host it is given), so an earlier host would leave the
-            // session's world unhooked. Every other scenario checks the declaration.
+            // session's world unhooked. The declaration is checked on that world.
             let explorer = Explorer(host: ReferenceHostExploration(backend: run.backend))
-            let found: SessionDifference? = try explorer.firstDifference(session.steps, subject: run.subject)
+            var installChanges: Set<HookedMethod>?
+            let found: SessionDifference? = try explorer.firstDifference(session.steps, subject: run.subject) { world in
+                installChanges = world.firstInstallChanges
+            }
+            if let installChanges { run.checkDeclaration(changed: installChanges) }
             guard let difference = found else { return }
             let measure: String = "\(difference.kind.rawValue) at step \(difference.step + 1) (\(session.steps[difference.step]))"
             run.expect(difference.rule, measure, expected: difference.expected, observed: difference.observed)

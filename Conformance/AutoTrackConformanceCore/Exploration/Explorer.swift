@@ -46,8 +46,17 @@ public struct Explorer<Host: ExplorationHost>: Sendable {
     public func firstDifference(
         _ steps: [Host.Step], subject: Host.Subject, baseline known: [StepRecord]? = nil
     ) throws -> SessionDifference? {
+        try firstDifference(steps, subject: subject, baseline: known, inspecting: { _ in })
+    }
+
+    /// ``firstDifference(_:subject:baseline:)``, handing the subject's world to
+    /// `inspect` once the session stopped (at its first difference or its end).
+    package func firstDifference(
+        _ steps: [Host.Step], subject: Host.Subject, baseline known: [StepRecord]? = nil, inspecting inspect: (Host.World) -> Void
+    ) throws -> SessionDifference? {
         let baseline = try known ?? self.baseline(steps)
         let world = try host.makeWorld(subject: subject)
+        defer { inspect(world) }
         for (index, step) in steps.enumerated() {
             let observed = host.perform(step, in: world)
             if let difference = SessionDifference.between(baseline: baseline[index], subject: observed, at: index) {

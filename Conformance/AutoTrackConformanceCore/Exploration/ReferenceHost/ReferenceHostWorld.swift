@@ -23,6 +23,9 @@ public final class ReferenceHostWorld {
     var handles: [HookHandle] = []
     /// Whether an installation of the subject is in force.
     var isInstalled = false
+    /// The framework methods the subject's first installation changed (`nil` until it
+    /// installs), to hold against its declaration.
+    private(set) var firstInstallChanges: Set<HookedMethod>?
     var buttons: [Button?] = []
     var gestureViews: [ViewObject] = []
     /// Per recognizer, whether it was made and attached while the subject was installed.
@@ -306,7 +309,9 @@ public final class ReferenceHostWorld {
             try runInShop(step)
         case .install:
             guard let subject else { return }
+            let before = firstInstallChanges == nil ? FrameworkMethods(host) : nil
             handles.append(try subject.install(on: host, context: context))
+            if let before { firstInstallChanges = before.changes(to: FrameworkMethods(host)) }
             isInstalled = true
         case .uninstall:
             guard subject != nil else { return }
