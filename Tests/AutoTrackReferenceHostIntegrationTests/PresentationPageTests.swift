@@ -49,6 +49,24 @@ struct PresentationPageTests {
         ])
     }
 
+    @Test("a controller's presentation state, read in one walk, answers as its three properties do", arguments: [ScreenPresentation.formSheet, .fullScreen])
+    func presentationStateAgrees(style: ScreenPresentation) throws {
+        let session = try Session()
+        try session.host.defineClass("ComposeViewController", superclass: "UIViewController")
+        let sheet = try Self.navigation(session, holding: ["ComposeViewController"], style: style)
+        try session.host.driver.present(sheet, from: session.app.listScreen)
+        let compose = try #require(sheet.topViewController)
+        for controller in [compose, sheet, session.app.listScreen, session.app.navigation].compactMap({ $0 }) {
+            let state = controller.presentationState
+            #expect(state.presentation == controller.presentation)
+            #expect(state.root.map { ObjectIdentifier($0) } == controller.presentationRoot.map { ObjectIdentifier($0) })
+            #expect(state.isBeingDismissed == controller.isBeingDismissed)
+        }
+        #expect(compose.presentationState.root.map { ObjectIdentifier($0) } == ObjectIdentifier(sheet))
+        #expect(compose.presentationState.presentation == style)
+        #expect(session.app.listScreen.presentationState.root == nil)
+    }
+
     @Test("a full-screen presentation from a sheet ends the sheet's page; dismissed, the sheet's screen reopens and the page under the sheet waits for the sheet")
     func fullScreenFromASheet() throws {
         let session = try Session()

@@ -172,10 +172,11 @@ public final class InteractionContext: Sendable {
 
     /// A snapshot of `screen` now.
     public func snapshot(of screen: any ScreenNode) -> ScreenSnapshot {
-        ScreenSnapshot(
+        let state = screen.presentationState
+        return ScreenSnapshot(
             typeName: screen.typeName, typeHierarchy: screen.typeHierarchy, properties: ScreenProperties.collect(for: screen),
-            presentation: screen.presentation, instance: ObjectIdentifier(screen),
-            presentationRoot: screen.presentationRoot.map { ObjectIdentifier($0) }, isBeingDismissed: screen.isBeingDismissed)
+            presentation: state.presentation, instance: ObjectIdentifier(screen),
+            presentationRoot: state.root.map { ObjectIdentifier($0) }, isBeingDismissed: state.isBeingDismissed)
     }
 
     /// Tells the sink that `screen` disappeared, so its page time ends — unless

@@ -318,6 +318,9 @@ public protocol ScreenNode: AnyObject {
     /// `isBeingDismissed` of the presented controller): read as it disappears, it
     /// says the screen under the presentation is seen again.
     var isBeingDismissed: Bool { get }
+    /// The three answers above at once, for a host that finds them in one walk up its
+    /// containers (a snapshot reads all three).
+    var presentationState: ScreenPresentationState { get }
 }
 
 extension ScreenNode {
@@ -337,6 +340,10 @@ extension ScreenNode {
     public var presentationRoot: (any ScreenNode)? { nil }
     /// Not being dismissed.
     public var isBeingDismissed: Bool { false }
+    /// ``presentation``, ``presentationRoot`` and ``isBeingDismissed``, each read.
+    public var presentationState: ScreenPresentationState {
+        ScreenPresentationState(presentation: presentation, root: presentationRoot, isBeingDismissed: isBeingDismissed)
+    }
 }
 
 /// What a screen says about itself for tracking: a page name and a title to use

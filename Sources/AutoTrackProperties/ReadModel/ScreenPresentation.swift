@@ -27,3 +27,22 @@ public enum ScreenPresentation: String, Hashable, Sendable, CaseIterable {
     /// Whether the screen is a page of its own (page time, `$AppPageLeave`).
     public var isPage: Bool { self != .alert }
 }
+
+/// Where a screen stands in the presentations on screen: ``ScreenNode/presentation``,
+/// ``ScreenNode/presentationRoot`` and ``ScreenNode/isBeingDismissed`` read together
+/// (``ScreenNode/presentationState``), as a snapshot of the screen does.
+public struct ScreenPresentationState {
+    /// How the screen is shown.
+    public var presentation: ScreenPresentation
+    /// The presented screen it belongs to, if any.
+    public var root: (any ScreenNode)?
+    /// Whether that presentation is being dismissed now.
+    public var isBeingDismissed: Bool
+
+    /// A state with these answers.
+    public init(presentation: ScreenPresentation, root: (any ScreenNode)?, isBeingDismissed: Bool) {
+        self.presentation = presentation
+        self.root = root
+        self.isBeingDismissed = isBeingDismissed
+    }
+}

@@ -183,6 +183,12 @@ public final class ViewControllerObject: ResponderObject, ScreenNode, @unchecked
     public var presentationRoot: (any ScreenNode)? { presentedAncestor }
     /// Whether the presented controller this one is in is being dismissed.
     public var isBeingDismissed: Bool { presentedAncestor?.dismissing ?? false }
+    /// The three above from one walk up the containers.
+    public var presentationState: ScreenPresentationState {
+        let ancestor = presentedAncestor
+        return ScreenPresentationState(
+            presentation: ancestor?.modalPresentationStyle ?? .fullScreen, root: ancestor, isBeingDismissed: ancestor?.dismissing ?? false)
+    }
 
     /// Itself or the nearest container above it that was presented.
     var presentedAncestor: ViewControllerObject? {

@@ -86,13 +86,15 @@ public struct MessageArguments: Sendable, RandomAccessCollection, ExpressibleByA
     public subscript(position: Int) -> RuntimeValue {
         get {
             precondition(position >= 0 && position < count, "argument index out of range")
-            switch (storage, position) {
-            case (.one(let a), _), (.two(let a, _), 0), (.three(let a, _, _), 0), (.four(let a, _, _, _), 0): return a
-            case (.two(_, let b), _), (.three(_, let b, _), 1), (.four(_, let b, _, _), 1): return b
-            case (.three(_, _, let c), _), (.four(_, _, let c, _), 2): return c
-            case (.four(_, _, _, let d), _): return d
-            case (.many(let all), _): return all[position]
-            case (.none, _): fatalError("unreachable: empty argument list")
+            // One switch over the storage alone: a switch over a (storage, position)
+            // tuple copies every argument (a retain and a release each) to read one.
+            switch storage {
+            case .one(let a): return a
+            case .two(let a, let b): return position == 0 ? a : b
+            case .three(let a, let b, let c): return position == 0 ? a : position == 1 ? b : c
+            case .four(let a, let b, let c, let d): return position == 0 ? a : position == 1 ? b : position == 2 ? c : d
+            case .many(let all): return all[position]
+            case .none: fatalError("unreachable: empty argument list")
             }
         }
         set {
