@@ -359,6 +359,9 @@ if let objcIncludeDirectory {
                     "-Xlinker", "--export-dynamic-symbol=imp_implementationWithBlock",
                     "-Xlinker", "--export-dynamic-symbol=imp_getBlock",
                     "-Xlinker", "--export-dynamic-symbol=imp_removeBlock",
+                    // objc4's message sends (NativeMessageSend.m).
+                    "-Xlinker", "--export-dynamic-symbol=objc_msgSend",
+                    "-Xlinker", "--export-dynamic-symbol=objc_msgSendSuper",
                 ]),
             ]
         ),

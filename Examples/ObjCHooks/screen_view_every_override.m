@@ -11,6 +11,7 @@
    UIApplicationWillEnterForegroundNotification hands that moment to the combinator, which
    records the visible screen. */
 #import <UIKit/UIKit.h>
+#include <objc/message.h>
 #include <objc/runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,9 @@ static void runDidAppear(void *context) {
     if (call->original != NULL) {
         ((void (*)(id, SEL, BOOL))(void (*)(void))call->original)(call->controller, @selector(viewDidAppear:), call->animated);
     } else {
-        [call->controller example_viewDidAppear:call->animated];
+        /* UIViewController's own, under the exchanged selector (a send as iOS SDKs write
+           it; [call->controller example_viewDidAppear:] is the same). */
+        ((void (*)(id, SEL, BOOL))objc_msgSend)(call->controller, @selector(example_viewDidAppear:), call->animated);
     }
 }
 

@@ -28,12 +28,12 @@ struct HookLibraryTests {
     }
 
     /// Builds `Examples/ObjCHooks/<source>` with the flags the tool prints.
-    static func build(_ source: String) throws -> String {
+    static func build(_ source: String, in directory: String = "Examples/ObjCHooks") throws -> String {
         let clang = try #require(clang)
         let cflags = try run(autotrackExecutable.path, ["cflags"]).output.split(whereSeparator: \.isWhitespace).map(String.init)
         let ldflags = try run(autotrackExecutable.path, ["ldflags"]).output.split(whereSeparator: \.isWhitespace).map(String.init)
         let library = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-hook-\(UUID().uuidString).so").path
-        let input = packageRoot.appendingPathComponent("Examples/ObjCHooks/\(source)").path
+        let input = packageRoot.appendingPathComponent("\(directory)/\(source)").path
         let (status, output) = try run(clang, ["-Wall", "-Wextra", "-Werror"] + cflags + ["-o", library, input] + ldflags)
         try #require(status == 0, "clang: \(output)")
         return library
@@ -82,6 +82,16 @@ struct HookLibraryTests {
         #expect(throws: ConformanceFailure.self) {
             try requireConformance(library, hook: "send-action/naive-record-after-original", point: .sendAction, scenarios: [scenario])
         }
+    }
+
+    @Test("objc4's objc_msgSend, objc_msgSendSuper and block implementations behave as on iOS for a hook library", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && clang != nil, "needs the real Objective-C runtime and clang"))
+    func objc4Functions() throws {
+        let library = try Self.build("objc4_functions.m", in: "Tests/ObjCHookFixtures")
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let (_, output) = try Self.run(autotrackExecutable.path, ["conformance", "--hook-library", library, "--scenario", "GEN-01"])
+        // The library's install runs the checks; a failed one is the install's error.
+        #expect(output.contains("1 hooks, 1 scenario runs"), "\(output)")
+        #expect(!output.contains("did not create"), "\(output)")
     }
 
     @Test("a missing tool is a typed error")
