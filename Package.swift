@@ -359,6 +359,8 @@ if let objcIncludeDirectory {
                     "-Xlinker", "--export-dynamic-symbol=imp_implementationWithBlock",
                     "-Xlinker", "--export-dynamic-symbol=imp_getBlock",
                     "-Xlinker", "--export-dynamic-symbol=imp_removeBlock",
+                    // Native class changes the model follows at once (NativeClassChanges.m).
+                    "-Xlinker", "--export-dynamic-symbol=object_setClass",
                     // objc4's message sends (NativeMessageSend.m).
                     "-Xlinker", "--export-dynamic-symbol=objc_msgSend",
                     "-Xlinker", "--export-dynamic-symbol=objc_msgSendSuper",

@@ -6,13 +6,24 @@
 
    Each is an x86-64 trampoline: it saves the argument registers (the integer ones and
    the eight vector ones, with %al, which a variadic call sets), looks the method up
-   (objc_msg_lookup, or objc_msg_lookup_super with the receiver taken from the
+   (objc_msg_lookup, or atr_superSendImplementation with the receiver taken from the
    objc_super record), restores the arguments and jumps to the implementation, which
    returns straight to the caller — so arguments and results of any type pass through
    untouched. A nil receiver answers zero in every result register, as objc4's. Methods that
    return structures in memory (objc4's objc_msgSend_stret) are not supported. */
 #include <objc/message.h>
+#include <objc/runtime.h>
 #include "CObjCRuntimeBridge.h"
+#include "GNURuntime.h"
+
+/* The implementation objc_msgSendSuper jumps to: the superclass's, or the receiver's
+   forwarding when the superclass lacks the method (GCC's objc_msg_lookup_super would ask
+   the forwarding hook with a nil receiver; see atr_lookUpSuper in Runtime.m). */
+IMP atr_superSendImplementation(struct objc_super *super, SEL selector) {
+    if (super->self == nil || class_respondsToSelector(super->super_class, selector)) return objc_msg_lookup_super(super, selector);
+    IMP forwarding = atr_forwardingImplementation(super->self, selector);
+    return forwarding != NULL ? forwarding : objc_msg_lookup_super(super, selector);
+}
 
 #if defined(__x86_64__)
 /* Saves the argument registers in a 0xd0-byte frame (16-byte aligned after the push of
@@ -81,7 +92,7 @@ __asm__(
     "    .type objc_msgSendSuper, @function\n"
     "objc_msgSendSuper:\n"
     ATR_SAVE_ARGUMENTS
-    "    call objc_msg_lookup_super@PLT\n"
+    "    call atr_superSendImplementation\n"
     ATR_RESTORE_AND_JUMP
     /* The implementation's self is the receiver the objc_super record names. */
     "    movq (%rdi), %rdi\n"

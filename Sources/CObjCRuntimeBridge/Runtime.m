@@ -137,8 +137,11 @@ void atr_registerClassPair(ATClassRef cls) { objc_registerClassPair(AS_CLASS(cls
 
 ATClassRef atr_objectClass(ATObjectRef object) { return (ATClassRef)(void *)object_getClass(AS_ID(object)); }
 
+Class atr_libobjcSetClass(id object, Class cls);
+
 ATClassRef atr_setClass(ATObjectRef object, ATClassRef cls) {
-    return (ATClassRef)(void *)object_setClass(AS_ID(object), AS_CLASS(cls));
+    /* libobjc's own: the model made this change (NativeClassChanges.m). */
+    return (ATClassRef)(void *)atr_libobjcSetClass(AS_ID(object), AS_CLASS(cls));
 }
 
 ATObjectRef atr_new(ATClassRef cls) { return (ATObjectRef)(void *)[AS_CLASS(cls) new]; }

@@ -175,3 +175,19 @@ struct ScreenViewHookLibraryTests {
         try expectConformance(screenViewLibrary, hook: "screen-view/objc-every-override", point: .screenView, scenario: scenario)
     }
 }
+
+/// The KVO-aware dynamic-subclass example, built on first use: it steps aside for KVO
+/// through the model's `addObserver:forKeyPath:options:context:` and
+/// `removeObserver:forKeyPath:`, and calls super with `objc_msgSendSuper`.
+let subclassLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("delegate_selection_subclass.m")) ?? "/nonexistent/libdelegate_selection_subclass.so"))
+
+/// KVO and a native dynamic subclass take turns: the example passes the whole
+/// delegate-selection catalog, KVO before and after the hook and RxCocoa-style proxies
+/// included.
+@Suite("An Objective-C KVO-aware dynamic-subclass hook", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && HookLibraryTests.clang != nil, "needs the real Objective-C runtime and clang"))
+struct SubclassHookLibraryTests {
+    @Test(arguments: ScenarioCatalog.scenarios(for: .delegateSelection))
+    func kvoAwareSubclassConforms(scenario: Scenario) throws {
+        try expectConformance(subclassLibrary, hook: "delegate-selection/objc-kvo-aware-subclass", point: .delegateSelection, scenario: scenario)
+    }
+}

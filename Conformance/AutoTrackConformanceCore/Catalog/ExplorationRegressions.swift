@@ -58,6 +58,10 @@ public enum ExplorationRegressions {
             id: "EXP-06", point: .delegateSelection, title: "reinstalled under another library's exchange, a table added, uninstalled, a row selected",
             failure: "A delegate wrapper left as a pass-through that still records once its installation is gone.",
             steps: [.install, .otherLibraryHooks(.exchange), .uninstall, .install, .addTable(rows: 4, delegate: .listScreen), .uninstall, .select(table: 0, row: 0)]),
+        Session(
+            id: "EXP-07", point: .delegateSelection, title: "a delegate that takes no selections, set after a reinstall",
+            failure: "An Objective-C dynamic-subclass hook gave every delegate's subclass the selection methods: a bare NSObject began answering YES to tableView:didSelectRowAtIndexPath:.",
+            steps: [.install, .addTable(rows: 3, delegate: .plain), .uninstall, .install, .setDelegate(table: 0, .bare)]),
     ]
 
     /// The kept sessions as scenarios.

@@ -79,6 +79,34 @@ extension ObjCDispatchEngine {
     static let adopters = Locked<[UInt: [WeakEngine]]>([:])
 
     /// An engine, held weakly.
+    /// The engines mirroring a runtime, told of native code's `object_setClass`.
+    static let live = Locked<[WeakEngine]>([])
+
+    /// Registers the observer of native class changes once, and `engine` with it.
+    static func followNativeClassChanges(in engine: ObjCDispatchEngine) {
+        _ = installClassChangeObserver
+        live.withLock { engines in
+            engines.removeAll { $0.engine == nil }
+            engines.append(WeakEngine(engine: engine))
+        }
+    }
+
+    private static let installClassChangeObserver: Void = { atr_observeNativeClassChanges(classChanged) }()
+
+    /// Native code moved the object at `object` to the class at `cls`: each engine that
+    /// knows the object moves its model object there at once (adopting the class).
+    private static let classChanged: ATClassChangeObserver = { object, cls in
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(object)))
+        let classAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(cls)))
+        for weak in live.withLock({ $0 }) {
+            guard let engine = weak.engine, let runtime = engine.attachedRuntime.runtime,
+                  let model = engine.modelObject(at: address), !(model is RuntimeClass),
+                  let modelClass = engine.adoptedClass(at: classAddress)
+            else { continue }
+            runtime.followNativeClassChange(of: model, to: modelClass)
+        }
+    }
+
     struct WeakEngine: @unchecked Sendable {
         // Safe: written once, in `init`; a weak load is atomic.
         weak var engine: ObjCDispatchEngine?

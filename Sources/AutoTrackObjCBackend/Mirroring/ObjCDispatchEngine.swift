@@ -160,7 +160,10 @@ final class ObjCDispatchEngine: DispatchEngine {
         unowned(unsafe) var runtime: Runtime?
     }
 
-    func attach(_ runtime: Runtime) { attachedRuntime.runtime = runtime }
+    func attach(_ runtime: Runtime) {
+        attachedRuntime.runtime = runtime
+        Self.followNativeClassChanges(in: self)
+    }
 
     static let installHandler: Void = { atr_setClosureHandler(closureHandler) }()
 

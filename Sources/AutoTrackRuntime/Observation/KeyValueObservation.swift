@@ -77,19 +77,26 @@ extension Runtime {
     /// - Throws: ``RuntimeError/observationIsaChanged(expected:found:)`` when the object
     ///   is observed but its class was changed by someone else since.
     ///
-    /// As `-addObserver:forKeyPath:options:context:` is a message NSObject implements,
-    /// a class that overrides it (``addObserverSelector``, taking one
-    /// ``ObservationRequest``) is sent the message instead, and its implementation
-    /// answers with the token — typically by stepping aside and calling this again.
+    /// It sends `-addObserver:forKeyPath:options:context:` (``addObserverSelector``) to
+    /// the object, with an ``ObservationRequest`` as the observer and the key as the key
+    /// path; NSObject's implementation observes and answers the request with the token.
+    /// A class that overrides it (a hook's dynamic subclass, in Swift or compiled
+    /// Objective-C) answers instead — typically by stepping aside and sending the
+    /// message again, or calling this again.
     public func addObservation(
         of key: String, on object: RuntimeObject, onChange: @escaping @Sendable (RuntimeObject, String) -> Void
     ) throws(RuntimeError) -> ObservationToken {
-        if method(Self.addObserverSelector, in: object.realClass) != nil {
-            let request = ObservationRequest(key: key, onChange: onChange)
-            _ = try send(object, Self.addObserverSelector, MessageArguments(.value(request)))
-            guard let token = request.token else { throw .notObserved }
-            return token
-        }
+        let request = ObservationRequest(key: key, onChange: onChange)
+        _ = try send(object, Self.addObserverSelector, MessageArguments([.value(request), .value(key), .int(0), .int(0)]))
+        guard let token = request.token else { throw .notObserved }
+        return token
+    }
+
+    /// NSObject's `addObserver:forKeyPath:options:context:`: observes `key` of `object`
+    /// on its real class now (see ``addObservation(of:on:onChange:)``).
+    func observe(
+        _ key: String, on object: RuntimeObject, onChange: @escaping @Sendable (RuntimeObject, String) -> Void
+    ) throws(RuntimeError) -> ObservationToken {
         let info: ObservationInfo
         if let existing = associatedObject(for: ObservationInfo.key, on: object) as? ObservationInfo {
             guard object.realClass === existing.observingClass else {
@@ -134,8 +141,8 @@ extension Runtime {
         _ = try send(object, Self.removeObserverSelector, MessageArguments(.int(token.id), .value(token.key)))
     }
 
-    /// `addObserver:forKeyPath:options:context:` (one ``ObservationRequest`` in this
-    /// model). NSObject's implementation is built in; only overrides are methods.
+    /// `addObserver:forKeyPath:options:context:`: the ``ObservationRequest`` as the
+    /// observer, the key as the key path, options and context 0. NSObject implements it.
     public static let addObserverSelector: Selector = "addObserver:forKeyPath:options:context:"
 
     /// `removeObserver:forKeyPath:` (the observation id and the key in this model).

@@ -47,6 +47,15 @@ enum RootBehaviour {
                 let invocation: Invocation = try message.value(at: 0)
                 throw message.runtime.unrecognized(invocation.selector, by: message.receiver)
             }),
+            // Key-value observing: the observer is the request the token goes back in.
+            (Runtime.addObserverSelector, "v@:@@Q^v", { message throws(RuntimeError) in
+                guard case .value(let argument)? = message.arguments.first, let request = argument as? ObservationRequest else {
+                    throw .typeMismatch(
+                        selector: message.selector, expected: "ObservationRequest", found: message.arguments.first?.kind ?? "nothing")
+                }
+                request.token = try message.runtime.observe(request.key, on: message.receiver, onChange: request.onChange)
+                return .void
+            }),
         ]
     }
 

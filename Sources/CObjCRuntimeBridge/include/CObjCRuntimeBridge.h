@@ -361,6 +361,10 @@ ATSendResult atr_appRecognizerAddTarget(ATObjectRef _Nonnull recognizer, ATObjec
 ATSendResult atr_appRecognizeTap(ATObjectRef _Nonnull recognizer);
 /** How many target-action pairs the recognizer has. */
 int atr_appRecognizerTargetCount(ATObjectRef _Nonnull recognizer);
+/** Called after native code moved `object` to `cls` with object_setClass. */
+typedef void (*ATClassChangeObserver)(ATObjectRef _Nonnull object, ATClassRef _Nonnull cls);
+/** Registers the observer of native object_setClass calls (NativeClassChanges.m). */
+void atr_observeNativeClassChanges(ATClassChangeObserver _Nullable callback);
 /** Posts the notification `name` to `[NSNotificationCenter defaultCenter]`, with `object`
     (nil allowed) as its object: the host's lifecycle notifications, for native
     observers. */
