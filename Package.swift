@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "CAutoTrackHook",
             path: "Sources/CAutoTrackHook",
-            exclude: ["UIKit"]
+            exclude: ["UIKit", "UserNotifications"]
         ),
         // The C API: `autotrack.h`'s functions over the core.
         .target(

@@ -63,8 +63,24 @@ enum NativeHookCapture {
                 }
                 return try GestureTracking.click(recognizedBy: recognizer, reportedTo: message.receiver, interceptor: interceptor)
             } original: { original() }
+        case .touchEnd, .swiftUITap:
+            // -[UIApplication sendEvent:]: a touch that ended, recorded once per touch.
+            let capture = point == .touchEnd ? ApplicationSendEventHook.capture(ended:interceptor:) : SwiftUITapHook.capture(ended:interceptor:)
+            guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
+                  let recording = capture(event, interceptor)
+            else { return interceptor.intercept { nil } original: { original() } }
+            interceptor.intercept(dedupe: .reentrancy(InteractionKey(interceptor.capturedBy, objects: [event])), capture: { try recording() }) { original() }
+        case .openURL, .notificationResponse:
+            // The app delegate's (or the notification center delegate's) own method.
+            let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
+            let key = InteractionKey(interceptor.capturedBy, objects: [message.receiver] + (argument.map { [$0] } ?? []))
+            interceptor.intercept(dedupe: .reentrancy(key)) {
+                point == .openURL
+                    ? try OpenURLDelegateHook.capture(opening: message, interceptor: interceptor)
+                    : try NotificationResponseDelegateHook.capture(responding: message, interceptor: interceptor)
+            } original: { original() }
         default:
-            // A point whose calls the kit cannot read from native code yet: the original
+            // A point whose calls the kit cannot read from native code: the original
             // runs, the call is counted as a bookkeeping failure.
             interceptor.intercept {
                 throw ReferenceHostCapture.Failure.unexpectedReceiver

@@ -191,3 +191,23 @@ struct SubclassHookLibraryTests {
         try expectConformance(subclassLibrary, hook: "delegate-selection/objc-kvo-aware-subclass", point: .delegateSelection, scenario: scenario)
     }
 }
+
+/// The application-level examples, built on first use.
+let sendEventLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("send_event_exchange.m")) ?? "/nonexistent/libsend_event_exchange.so"))
+let appOpenLibrary = HookLibrary(path: URL(fileURLWithPath: (try? HookLibraryTests.build("app_open_delegate_wrap.m")) ?? "/nonexistent/libapp_open_delegate_wrap.so"))
+
+/// Objective-C hooks at the application-level points and SwiftUI taps: `sendEvent:`
+/// exchanged, and app delegate methods wrapped by blocks, pass their points' catalogs.
+@Suite("Objective-C hooks at sendEvent: and the app delegates", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && HookLibraryTests.clang != nil, "needs the real Objective-C runtime and clang"))
+struct ApplicationHookLibraryTests {
+    static let cases: [(hook: String, point: InterceptionPoint)] = [
+        ("touch-end/objc-send-event", .touchEnd), ("swiftui-tap/objc-send-event", .swiftUITap),
+        ("open-url/objc-delegate-wrap", .openURL), ("notification-response/objc-delegate-wrap", .notificationResponse),
+    ]
+
+    @Test(arguments: cases.flatMap { hook, point in ScenarioCatalog.scenarios(for: point).map { (hook, point, $0) } })
+    func conforms(hook: String, point: InterceptionPoint, scenario: Scenario) throws {
+        let library = point == .touchEnd || point == .swiftUITap ? sendEventLibrary : appOpenLibrary
+        try expectConformance(library, hook: hook, point: point, scenario: scenario)
+    }
+}

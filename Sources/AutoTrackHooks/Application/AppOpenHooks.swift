@@ -4,7 +4,7 @@ import AutoTrackMethodWrapping
 import AutoTrackModelBackend
 /// AutoTrackReferenceUI: `ReferenceHost` appears in this file's public API.
 public import AutoTrackReferenceUI
-import AutoTrackRuntime
+package import AutoTrackRuntime
 
 /// Links the app is opened with, at the app delegate's
 /// `application:openURL:options:` (a scene-based app's `scene:openURLContexts:`, a
@@ -30,15 +30,18 @@ public final class OpenURLDelegateHook: InterceptionHook {
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         try AppOpenDelegation.install(
             name: name, setterClass: "UIApplication", delegate: { host.application.delegate }, selector: "application:openURL:options:",
-            host: host, context: context
-        ) { message, interceptor in
-            guard message.arguments.count == 3, let url = message.arguments[1].object as? URLObject else {
-                throw ReferenceHostCapture.Failure.unexpectedArguments
-            }
-            return Interaction(
-                point: .openURL, element: nil, screen: nil, details: InteractionDetails(openedURL: url.absoluteString),
-                capturedBy: interceptor.capturedBy)
+            host: host, context: context, capture: Self.capture(opening:interceptor:))
+    }
+
+    /// The open-url interaction `message` (`application:openURL:options:`) is. Native
+    /// hooks at the delegate's method use it too.
+    package static func capture(opening message: Message, interceptor: Interceptor) throws -> Interaction {
+        guard message.arguments.count == 3, let url = message.arguments[1].object as? URLObject else {
+            throw ReferenceHostCapture.Failure.unexpectedArguments
         }
+        return Interaction(
+            point: .openURL, element: nil, screen: nil, details: InteractionDetails(openedURL: url.absoluteString),
+            capturedBy: interceptor.capturedBy)
     }
 }
 
@@ -64,19 +67,24 @@ public final class NotificationResponseDelegateHook: InterceptionHook {
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
         try AppOpenDelegation.install(
             name: name, setterClass: "UNUserNotificationCenter", delegate: { host.notificationCenter.delegate },
-            selector: "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", host: host, context: context
-        ) { message, interceptor in
-            guard message.arguments.count == 3, let response = message.arguments[1].object as? NotificationResponseObject else {
-                throw ReferenceHostCapture.Failure.unexpectedArguments
-            }
-            // Dismissing a notification does not open the app.
-            if response.actionIdentifier == NotificationResponseObject.dismissActionIdentifier { throw CaptureSkip.filtered }
-            let content = InteractionDetails.NotificationContent(
-                title: response.title, body: response.body, service: response.userInfo["service"])
-            return Interaction(
-                point: .notificationResponse, element: nil, screen: nil, details: InteractionDetails(notification: content),
-                capturedBy: interceptor.capturedBy)
+            selector: "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:", host: host, context: context,
+            capture: Self.capture(responding:interceptor:))
+    }
+
+    /// The notification-response interaction `message`
+    /// (`userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:`)
+    /// is; a dismissal is filtered. Native hooks at the delegate's method use it too.
+    package static func capture(responding message: Message, interceptor: Interceptor) throws -> Interaction {
+        guard message.arguments.count == 3, let response = message.arguments[1].object as? NotificationResponseObject else {
+            throw ReferenceHostCapture.Failure.unexpectedArguments
         }
+        // Dismissing a notification does not open the app.
+        if response.actionIdentifier == NotificationResponseObject.dismissActionIdentifier { throw CaptureSkip.filtered }
+        let content = InteractionDetails.NotificationContent(
+            title: response.title, body: response.body, service: response.userInfo["service"])
+        return Interaction(
+            point: .notificationResponse, element: nil, screen: nil, details: InteractionDetails(notification: content),
+            capturedBy: interceptor.capturedBy)
     }
 }
 

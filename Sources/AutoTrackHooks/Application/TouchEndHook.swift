@@ -25,19 +25,24 @@ public final class ApplicationSendEventHook: InterceptionHook {
 
     /// Wraps `-[UIApplication sendEvent:]`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
-        try EndedTouchWrapping.install(name: name, host: host, context: context) { event, interceptor in
-            guard let view = event.touchedView else { return nil }
-            return {
-                // A tap into a text field is answered by the keyboard, not a click.
-                if view.role.isTextEntry { throw CaptureSkip.filtered }
-                let context = interceptor.context
-                // On a hosting view, the SwiftUI element under the finger.
-                let touched: any ElementNode = event.touchLocation.flatMap { (view as? HostingViewObject)?.element(at: $0) } ?? view
-                return Interaction(
-                    point: .touchEnd, element: context.snapshot(of: touched),
-                    screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
-                    details: InteractionDetails(), capturedBy: interceptor.capturedBy)
-            }
+        try EndedTouchWrapping.install(name: name, host: host, context: context, capture: Self.capture(ended:interceptor:))
+    }
+
+    /// How to capture the touch `event` ended: the touch on the view (or SwiftUI
+    /// element) under the finger, or `nil` for a touch on no view. Native hooks at
+    /// `sendEvent:` use it too.
+    package static func capture(ended event: EventObject, interceptor: Interceptor) -> (() throws -> Interaction)? {
+        guard let view = event.touchedView else { return nil }
+        return {
+            // A tap into a text field is answered by the keyboard, not a click.
+            if view.role.isTextEntry { throw CaptureSkip.filtered }
+            let context = interceptor.context
+            // On a hosting view, the SwiftUI element under the finger.
+            let touched: any ElementNode = event.touchLocation.flatMap { (view as? HostingViewObject)?.element(at: $0) } ?? view
+            return Interaction(
+                point: .touchEnd, element: context.snapshot(of: touched),
+                screen: ReferenceHostCapture.screen(for: view, context: context).map(context.snapshot(of:)),
+                details: InteractionDetails(), capturedBy: interceptor.capturedBy)
         }
     }
 }

@@ -31,10 +31,14 @@ public final class SwiftUITapHook: InterceptionHook {
 
     /// Wraps `-[UIApplication sendEvent:]`.
     public func install(on host: ReferenceHost, context: InteractionContext) throws(HookError) -> HookHandle {
-        try EndedTouchWrapping.install(name: name, host: host, context: context) { event, interceptor in
-            guard let hostingView = event.touchedView as? HostingViewObject, let location = event.touchLocation,
-                  let target = hostingView.tapTarget(at: location) else { return nil }
-            return { ReferenceHostCapture.swiftUIClick(on: target, interceptor: interceptor) }
-        }
+        try EndedTouchWrapping.install(name: name, host: host, context: context, capture: Self.capture(ended:interceptor:))
+    }
+
+    /// How to capture the touch `event` ended: the click on the SwiftUI element it
+    /// activates, or `nil` when it activates none. Native hooks at `sendEvent:` use it too.
+    package static func capture(ended event: EventObject, interceptor: Interceptor) -> (() throws -> Interaction)? {
+        guard let hostingView = event.touchedView as? HostingViewObject, let location = event.touchLocation,
+              let target = hostingView.tapTarget(at: location) else { return nil }
+        return { ReferenceHostCapture.swiftUIClick(on: target, interceptor: interceptor) }
     }
 }

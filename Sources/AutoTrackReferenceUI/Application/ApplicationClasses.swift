@@ -35,6 +35,16 @@ enum ApplicationClasses {
             }),
         ])
         host.register(center, storage: .notificationCenter)
+        // The shared instances, as class methods (what code outside the host asks).
+        runtime.addMethod(
+            to: application.metaclass, "sharedApplication",
+            Implementation("+[UIApplication sharedApplication]") { message in .object(ReferenceHost.host(of: message.runtime)?.application) },
+            types: "@@:")
+        runtime.addMethod(
+            to: center.metaclass, "currentNotificationCenter",
+            Implementation("+[UNUserNotificationCenter currentNotificationCenter]") { message in
+                .object(ReferenceHost.host(of: message.runtime)?.notificationCenter)
+            }, types: "@@:")
         return application
     }
 }

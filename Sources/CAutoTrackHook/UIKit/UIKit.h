@@ -92,6 +92,7 @@ typedef NSInteger UIGestureRecognizerState;
 @end
 
 @interface UIApplication : UIResponder
++ (UIApplication *)sharedApplication;
 - (BOOL)sendAction:(SEL)action to:(id)target from:(id)sender forEvent:(UIEvent *)event;
 - (void)sendEvent:(UIEvent *)event;
 - (id)delegate;
@@ -140,6 +141,11 @@ typedef NSInteger UIGestureRecognizerState;
 @interface UILongPressGestureRecognizer : UIGestureRecognizer
 @end
 @interface UIPanGestureRecognizer : UIGestureRecognizer
+@end
+
+@protocol UIApplicationDelegate <NSObject>
+@optional
+- (BOOL)application:(UIApplication *)application openURL:(id)url options:(id)options;
 @end
 
 @interface UIViewController : UIResponder

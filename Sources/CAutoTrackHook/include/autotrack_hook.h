@@ -107,7 +107,11 @@ typedef struct autotrack_hook_definition {
     /* The hook's name, e.g. "send-action/objc-exchange". */
     const char *name;
     /* Its interception point: "send-action", "gesture", "alert-action",
-     * "delegate-selection" or "screen-view". */
+     * "delegate-selection", "screen-view", "swiftui-tap" or "touch-end" (calls of
+     * -[UIApplication sendEvent:]), "open-url" (the app delegate's
+     * application:openURL:options:) or "notification-response" (the notification
+     * center delegate's userNotificationCenter:didReceiveNotificationResponse:
+     * withCompletionHandler:). */
     const char *point;
     /* The framework methods installing changes, NULL-terminated: "UIControl
      * sendAction:to:forEvent:" ("+UIView load" for a class method). Methods a hook adds
