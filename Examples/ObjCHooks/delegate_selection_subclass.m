@@ -90,8 +90,11 @@ static void stepAsideForNewObservation(id self, SEL _cmd, id observer, id keyPat
         return;
     }
     object_setClass(self, class_getSuperclass(ours));
-    ((void (*)(id, SEL, id, id, NSUInteger, void *))objc_msgSend)(self, _cmd, observer, keyPath, options, context);
-    relayer(self);
+    @try {
+        ((void (*)(id, SEL, id, id, NSUInteger, void *))objc_msgSend)(self, _cmd, observer, keyPath, options, context);
+    } @finally {
+        relayer(self);
+    }
 }
 
 /* -removeObserver:forKeyPath: while ours is on KVO's class: KVO removes it with its own
@@ -105,14 +108,19 @@ static void stepAsideForRemoval(id self, SEL _cmd, id observer, id keyPath) {
         return;
     }
     object_setClass(self, below);
-    ((void (*)(id, SEL, id, id))objc_msgSend)(self, _cmd, observer, keyPath);
-    relayer(self);
+    @try {
+        ((void (*)(id, SEL, id, id))objc_msgSend)(self, _cmd, observer, keyPath);
+    } @finally {
+        relayer(self);
+    }
 }
 
 /* The subclass of `cls`, made once, with the selection methods its instances answer. */
 static Class subclassOf(Class cls, BOOL tables, BOOL collections) {
+    /* One per class and answer: a forwarding proxy class's instances answer as their
+       targets do. */
     char name[256];
-    snprintf(name, sizeof name, "%s%s", subclassPrefix, class_getName(cls));
+    snprintf(name, sizeof name, "%s%s%s%s", subclassPrefix, class_getName(cls), tables ? "" : "_NoTables", collections ? "" : "_NoCollections");
     Class existing = objc_getClass(name);
     if (existing != Nil) return existing;
     Class made = objc_allocateClassPair(cls, name, 0);

@@ -93,12 +93,13 @@ static void wrapOverrides(Class cls) {
             wrappedClasses = grown;
             wrappedCapacity = capacity;
         }
-        wrappedClasses[wrappedCount++] = current;
         IMP original = method_getImplementation(override);
         IMP wrapper = imp_implementationWithBlock(^(UIViewController *controller, BOOL animated) {
             interceptAppearance(controller, animated, original);
         });
-        if (wrapper != NULL) method_setImplementation(override, wrapper);
+        if (wrapper == NULL) continue;
+        method_setImplementation(override, wrapper);
+        wrappedClasses[wrappedCount++] = current;
     }
 }
 

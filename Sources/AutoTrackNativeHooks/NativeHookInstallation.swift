@@ -62,12 +62,15 @@ final class NativeHookInstallation: Sendable {
         }
     }
 
-    /// Runs one intercepted call through the combinator.
-    func intercept(_ call: autotrack_call, original: () -> Void) {
+    /// Runs one intercepted call through the combinator. A call with no original (a
+    /// hook's own tracking target or observer) may have a receiver the host does not
+    /// know yet: it is adopted.
+    func intercept(_ call: autotrack_call, hasOriginal: Bool, original: () -> Void) {
         let count = Int(max(0, min(call.argument_count, AUTOTRACK_CALL_MAX_ARGUMENTS)))
         let arguments = withUnsafeBytes(of: call.arguments) { Array($0.bindMemory(to: UInt64.self).prefix(count)) }
         guard let receiver = UInt(bitPattern: call.receiver) as UInt?, receiver != 0,
-              let message = MirroredRuntime.message(in: host.runtime, receiver: receiver, selector: UnsafeRawPointer(call.selector), arguments: arguments)
+              let message = MirroredRuntime.message(
+                in: host.runtime, receiver: receiver, selector: UnsafeRawPointer(call.selector), arguments: arguments, adoptingReceiver: !hasOriginal)
         else {
             unreadableCalls.withLock { $0 += 1 }
             original()
@@ -98,7 +101,7 @@ struct NativeHookAPI: @unchecked Sendable {
             return
         }
         let owner = Unmanaged<NativeHookInstallation>.fromOpaque(UnsafeRawPointer(installation)).takeUnretainedValue()
-        owner.intercept(call.pointee, original: runOriginal)
+        owner.intercept(call.pointee, hasOriginal: original != nil, original: runOriginal)
     }
 
     static let classNamed: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer? = { installation, name in

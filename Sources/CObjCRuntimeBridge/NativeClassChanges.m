@@ -3,7 +3,7 @@
    once, so that the model's class of the object is right before its next message too
    (a program reading the class, a KVO removal deciding whether to restore it). The
    executable exports this definition, so it interposes libobjc's for every library
-   loaded later; it makes the change with libobjc's function, then calls the observer
+   loaded later — and for libobjc's and GNUstep Base's own calls through their PLTs; it makes the change with libobjc's function, then calls the observer
    the backend registered. The backend's own changes use libobjc's function directly
    (atr_libobjcSetClass): the model made them. */
 #import <Foundation/Foundation.h>

@@ -9,8 +9,10 @@
    (objc_msg_lookup, or atr_superSendImplementation with the receiver taken from the
    objc_super record), restores the arguments and jumps to the implementation, which
    returns straight to the caller — so arguments and results of any type pass through
-   untouched. A nil receiver answers zero in every result register, as objc4's. Methods that
-   return structures in memory (objc4's objc_msgSend_stret) are not supported. */
+   untouched. A nil receiver of objc_msgSend answers zero in every result register, as
+   objc4's. Methods that return structures in memory (objc4's objc_msgSend_stret) are not
+   supported. Call-frame information describes the frame, so an exception raised during
+   the lookup (a +initialize, a forwarding resolution) unwinds through it. */
 #include <objc/message.h>
 #include <objc/runtime.h>
 #include "CObjCRuntimeBridge.h"
@@ -30,7 +32,10 @@ IMP atr_superSendImplementation(struct objc_super *super, SEL selector) {
    %rbp), for the lookup call in between. */
 #define ATR_SAVE_ARGUMENTS \
     "    pushq %rbp\n" \
+    "    .cfi_def_cfa_offset 16\n" \
+    "    .cfi_offset %rbp, -16\n" \
     "    movq %rsp, %rbp\n" \
+    "    .cfi_def_cfa_register %rbp\n" \
     "    subq $0xd0, %rsp\n" \
     "    movq %rdi, 0x00(%rsp)\n" \
     "    movq %rsi, 0x08(%rsp)\n" \
@@ -72,12 +77,15 @@ __asm__(
     "    .globl objc_msgSend\n"
     "    .type objc_msgSend, @function\n"
     "objc_msgSend:\n"
+    "    .cfi_startproc\n"
     "    testq %rdi, %rdi\n"
     "    jz 1f\n"
     ATR_SAVE_ARGUMENTS
     "    call objc_msg_lookup@PLT\n"
     ATR_RESTORE_AND_JUMP
     "    leave\n"
+    "    .cfi_def_cfa %rsp, 8\n"
+    "    .cfi_restore %rbp\n"
     "    jmpq *%r11\n"
     /* nil: zero in every result register, integer and floating-point, as objc4. */
     "1:\n"
@@ -86,17 +94,22 @@ __asm__(
     "    xorps %xmm0, %xmm0\n"
     "    xorps %xmm1, %xmm1\n"
     "    ret\n"
+    "    .cfi_endproc\n"
     "    .size objc_msgSend, .-objc_msgSend\n"
 
     "    .globl objc_msgSendSuper\n"
     "    .type objc_msgSendSuper, @function\n"
     "objc_msgSendSuper:\n"
+    "    .cfi_startproc\n"
     ATR_SAVE_ARGUMENTS
     "    call atr_superSendImplementation\n"
     ATR_RESTORE_AND_JUMP
     /* The implementation's self is the receiver the objc_super record names. */
     "    movq (%rdi), %rdi\n"
     "    leave\n"
+    "    .cfi_def_cfa %rsp, 8\n"
+    "    .cfi_restore %rbp\n"
     "    jmpq *%r11\n"
+    "    .cfi_endproc\n"
     "    .size objc_msgSendSuper, .-objc_msgSendSuper\n");
 #endif

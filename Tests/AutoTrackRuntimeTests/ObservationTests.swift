@@ -126,7 +126,7 @@ struct ObservationTests {
             request.token = try message.runtime.addObservation(of: request.key, on: message.receiver, onChange: request.onChange)
             message.runtime.setClass(of: message.receiver, to: hook)
             return .void
-        }, types: "v@:@@@^v")
+        }, types: "v@:@@Q^v")
         let second = try runtime.addObservation(of: "title", on: object) { _, _ in }
         #expect(object.realClass === hook)
         runtime.setClass(of: object, to: previous)

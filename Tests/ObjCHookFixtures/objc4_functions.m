@@ -57,8 +57,12 @@ static int install(autotrack_hook_installation *installation, const autotrack_ho
     double added = ((double (*)(id, SEL, double, long))objc_msgSend)(derived, @selector(add:to:), 1.25, 4L);
     CHECK(added == 5.25 && calls == 1, "a block's IMP answered %g after %ld calls", added, calls);
     CHECK(imp_getBlock(blockIMP) != nil, "imp_getBlock lost the block");
-    CHECK(imp_removeBlock(blockIMP), "imp_removeBlock refused");
-    CHECK(imp_getBlock(blockIMP) == nil, "imp_getBlock still answers after imp_removeBlock");
+    /* A second block, installed nowhere, to remove. */
+    IMP spare = imp_implementationWithBlock(^long(id receiver) { return receiver != nil; });
+    CHECK(spare != NULL && spare != blockIMP, "a second block got no IMP of its own");
+    CHECK(imp_removeBlock(spare), "imp_removeBlock refused");
+    CHECK(imp_getBlock(spare) == nil, "imp_getBlock still answers after imp_removeBlock");
+    CHECK(imp_getBlock(blockIMP) != nil, "imp_removeBlock removed another block");
     [derived release];
     return 0;
 }

@@ -105,7 +105,7 @@ public final class SubclassDelegateHook: InterceptionHook {
             let target = ReportingTarget.target(on: created, in: runtime, current: interceptor)
             runtime.addMethod(to: created, Selectors.class, Implementation("-[\(subclassName) class]") { _ in .object(reported) }, types: "#@:")
             runtime.addMethod(
-                to: created, Runtime.addObserverSelector, Self.stepAsideForNewObservation(subclass: created, target: target), types: "v@:@@@^v")
+                to: created, Runtime.addObserverSelector, Self.stepAsideForNewObservation(subclass: created, target: target), types: "v@:@@Q^v")
             if DelegateInterposition.isObservationLayer(base, runtime: runtime) {
                 // On top of KVO's class: answer the app's removeObserver:forKeyPath:.
                 runtime.addMethod(

@@ -72,11 +72,14 @@ extension MirroredRuntime {
     /// The message native code intercepted — `selector` sent to `receiver` with
     /// `arguments` widened to 64 bits — as the model's, its arguments read by the
     /// receiver's real method's type encoding: objects become the runtime's objects,
-    /// boxed Swift values their values; a receiver native code made (a hook's own
-    /// observer) is adopted. `nil` when `runtime` is not mirrored.
-    package static func message(in runtime: Runtime, receiver: UInt, selector: UnsafeRawPointer?, arguments: [UInt64]) -> Message? {
+    /// boxed Swift values their values. `nil` when `runtime` is not mirrored or the
+    /// receiver is none of its objects — unless `adoptingReceiver`, when a receiver
+    /// native code made (a hook's own observer, which has no original) is adopted.
+    package static func message(
+        in runtime: Runtime, receiver: UInt, selector: UnsafeRawPointer?, arguments: [UInt64], adoptingReceiver: Bool = false
+    ) -> Message? {
         guard let engine = runtime.dispatchEngine as? ObjCDispatchEngine, let selector,
-              let object = engine.modelObject(at: receiver) ?? engine.adoptedObject(at: receiver)
+              let object = engine.modelObject(at: receiver) ?? (adoptingReceiver ? engine.adoptedObject(at: receiver) : nil)
         else { return nil }
         let realSelector = OpaquePointer(selector)
         let name = Selector(String(cString: atr_selectorName(realSelector)))

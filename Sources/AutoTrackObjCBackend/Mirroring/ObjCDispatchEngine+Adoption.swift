@@ -78,8 +78,10 @@ extension ObjCDispatchEngine {
     /// Which engines adopted the object at each address (most objects are no engine's).
     static let adopters = Locked<[UInt: [WeakEngine]]>([:])
 
-    /// An engine, held weakly.
-    /// The engines mirroring a runtime, told of native code's `object_setClass`.
+    /// The engines mirroring a runtime, told of native code's `object_setClass`. (A
+    /// runtime torn down on one thread while native code on another changes a class
+    /// is not guarded against: runtimes end with their hosts, which end with their
+    /// tests or processes.)
     static let live = Locked<[WeakEngine]>([])
 
     /// Registers the observer of native class changes once, and `engine` with it.
@@ -107,6 +109,7 @@ extension ObjCDispatchEngine {
         }
     }
 
+    /// An engine, held weakly.
     struct WeakEngine: @unchecked Sendable {
         // Safe: written once, in `init`; a weak load is atomic.
         weak var engine: ObjCDispatchEngine?

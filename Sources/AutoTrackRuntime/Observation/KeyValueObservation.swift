@@ -15,8 +15,8 @@ public struct ObservationToken: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// The argument of an overridden `addObserver:forKeyPath:options:context:`: what to
-/// observe, and the token the override answers with.
+/// The observer argument of `addObserver:forKeyPath:options:context:`: what to observe,
+/// and the token `NSObject`'s implementation (or an override) answers with.
 public final class ObservationRequest: Sendable {
     /// The observed key.
     public let key: String
@@ -82,7 +82,8 @@ extension Runtime {
     /// path; NSObject's implementation observes and answers the request with the token.
     /// A class that overrides it (a hook's dynamic subclass, in Swift or compiled
     /// Objective-C) answers instead — typically by stepping aside and sending the
-    /// message again, or calling this again.
+    /// message again, or calling this again. An `NSProxy` forwards it, as Foundation's
+    /// proxies do: its forwarding target is observed.
     public func addObservation(
         of key: String, on object: RuntimeObject, onChange: @escaping @Sendable (RuntimeObject, String) -> Void
     ) throws(RuntimeError) -> ObservationToken {

@@ -90,7 +90,8 @@ typedef struct autotrack_hook_api {
      * target, whose action the recognizer sends at every state change next to the app's
      * targets, hands over that call as it receives it (receiver: the tracking target,
      * its action, the recognizer as the one argument) and the combinator decides whether
-     * it is a click. At the screen-view point, a call whose selector is
+     * it is a click; its receiver, an object of the hook's own, need not be one the host
+     * knows. At the screen-view point, a call whose selector is
      * applicationWillEnterForeground: (an observer of
      * UIApplicationWillEnterForegroundNotification, or the app delegate's method, with
      * the application as the argument) records the visible screen: UIKit sends no
