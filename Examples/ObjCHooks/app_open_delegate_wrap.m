@@ -10,9 +10,9 @@
 #import <UserNotifications/UserNotifications.h>
 #include <objc/runtime.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include "autotrack_hook.h"
 #include "add_then_exchange.h"
+#include "own_method.h"
 
 /* One hook's state: its installation, the delegate method it wraps and the classes
    whose own method is wrapped. */
@@ -26,18 +26,6 @@ struct delegateHook {
 };
 
 static struct delegateHook openURL, notificationResponse;
-
-/* The method `cls` defines itself for `selector`, or NULL. */
-static Method ownMethod(Class cls, SEL selector) {
-    unsigned int count = 0;
-    Method *methods = class_copyMethodList(cls, &count);
-    Method found = NULL;
-    for (unsigned int index = 0; index < count && found == NULL; index++) {
-        if (sel_isEqual(method_getName(methods[index]), selector)) found = methods[index];
-    }
-    free(methods);
-    return found;
-}
 
 struct opening {
     id delegate;
@@ -68,7 +56,7 @@ static BOOL isWrapped(struct delegateHook *hook, Class cls) {
 static void wrapDelegate(struct delegateHook *hook, id delegate) {
     if (delegate == nil) return;
     for (Class cls = object_getClass(delegate); cls != Nil; cls = class_getSuperclass(cls)) {
-        Method method = ownMethod(cls, hook->method);
+        Method method = own_method(cls, hook->method);
         if (method == NULL || isWrapped(hook, cls) || hook->wrappedCount == 256) continue;
         hook->wrapped[hook->wrappedCount++] = cls;
         IMP original = method_getImplementation(method);

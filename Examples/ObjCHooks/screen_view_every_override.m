@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include "autotrack_hook.h"
 #include "add_then_exchange.h"
+#include "own_method.h"
 
 static autotrack_hook_installation *installation;
 static const autotrack_hook_api *kit;
@@ -69,22 +70,10 @@ static BOOL isWrapped(Class cls) {
     return NO;
 }
 
-/* The method `cls` defines itself for `selector` (not one it inherits), or NULL. */
-static Method ownMethod(Class cls, SEL selector) {
-    unsigned int count = 0;
-    Method *methods = class_copyMethodList(cls, &count);
-    Method found = NULL;
-    for (unsigned int index = 0; index < count && found == NULL; index++) {
-        if (sel_isEqual(method_getName(methods[index]), selector)) found = methods[index];
-    }
-    free(methods);
-    return found;
-}
-
 /* Wraps every override of -viewDidAppear: from `cls` up to UIViewController. */
 static void wrapOverrides(Class cls) {
     for (Class current = cls; current != Nil && current != controllerClass; current = class_getSuperclass(current)) {
-        Method override = ownMethod(current, @selector(viewDidAppear:));
+        Method override = own_method(current, @selector(viewDidAppear:));
         if (override == NULL || isWrapped(current)) continue;
         if (wrappedCount == wrappedCapacity) {
             size_t capacity = wrappedCapacity == 0 ? 64 : wrappedCapacity * 2;

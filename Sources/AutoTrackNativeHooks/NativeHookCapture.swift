@@ -32,8 +32,7 @@ enum NativeHookCapture {
             // UIApplicationWillEnterForegroundNotification, or the app delegate's method):
             // UIKit sends no viewDidAppear:, so the visible screen is recorded here.
             interceptor.intercept {
-                guard let visible = host.visibleController else { return nil }
-                return ReferenceHostCapture.screenView(of: visible, animated: nil, reason: .foreground, interceptor: interceptor)
+                ScreenViewTracking.foregroundScreenView(on: host, interceptor: interceptor)
             } original: { original() }
         case .screenView where message.selector.name == "viewDidDisappear:":
             interceptor.forward(original: { original() }, then: { _ in
@@ -66,15 +65,13 @@ enum NativeHookCapture {
         case .touchEnd, .swiftUITap:
             // -[UIApplication sendEvent:]: a touch that ended, recorded once per touch.
             let capture = point == .touchEnd ? ApplicationSendEventHook.capture(ended:interceptor:) : SwiftUITapHook.capture(ended:interceptor:)
-            guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
-                  let recording = capture(event, interceptor)
-            else { return interceptor.intercept { nil } original: { original() } }
-            interceptor.intercept(dedupe: .reentrancy(InteractionKey(interceptor.capturedBy, objects: [event])), capture: { try recording() }) { original() }
+            guard let event = EndedTouchWrapping.endedTouch(in: message), let recording = capture(event, interceptor) else {
+                return interceptor.intercept { nil } original: { original() }
+            }
+            interceptor.intercept(dedupe: EndedTouchWrapping.dedupe(event, hook: interceptor.capturedBy), capture: { try recording() }) { original() }
         case .openURL, .notificationResponse:
             // The app delegate's (or the notification center delegate's) own method.
-            let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
-            let key = InteractionKey(interceptor.capturedBy, objects: [message.receiver] + (argument.map { [$0] } ?? []))
-            interceptor.intercept(dedupe: .reentrancy(key)) {
+            interceptor.intercept(dedupe: AppOpenDelegation.dedupe(message, hook: interceptor.capturedBy)) {
                 point == .openURL
                     ? try OpenURLDelegateHook.capture(opening: message, interceptor: interceptor)
                     : try NotificationResponseDelegateHook.capture(responding: message, interceptor: interceptor)

@@ -75,7 +75,9 @@ public enum ExplorationRegressions {
             // own app first: a native hook's installation is process state (a library
             // hooks the first host it is given), so an earlier host would leave the
             // session's world unhooked. The declaration is checked on that world.
-            let explorer = Explorer(host: ReferenceHostExploration(backend: run.backend))
+            var exploration = ReferenceHostExploration(backend: run.backend)
+            exploration.recordsInstallChanges = true
+            let explorer = Explorer(host: exploration)
             var installChanges: Set<HookedMethod>?
             let found: SessionDifference? = try explorer.firstDifference(session.steps, subject: run.subject) { world in
                 installChanges = world.firstInstallChanges

@@ -91,7 +91,14 @@ public final class NotificationResponseDelegateHook: InterceptionHook {
 /// What both app-open hooks do: wrap a `setDelegate:` and the delegates' method, and
 /// record each call of it once (a delegate's override calling super is the same
 /// call).
-enum AppOpenDelegation {
+package enum AppOpenDelegation {
+    /// One record per call of the delegate's method for the hook `hook`, however many
+    /// classes of the delegate's chain run it (an override calling super).
+    package static func dedupe(_ message: Message, hook: String) -> InterceptionDedupe {
+        let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
+        return .reentrancy(InteractionKey(hook, objects: [message.receiver] + (argument.map { [$0] } ?? [])))
+    }
+
     static func install(
         name: String, setterClass: String, delegate: @escaping () -> RuntimeObject?, selector: Selector, host: ReferenceHost,
         context: InteractionContext, capture: @escaping @Sendable (Message, Interceptor) throws -> Interaction
@@ -101,9 +108,7 @@ enum AppOpenDelegation {
         return try MethodWrapper.installGroup(name: name, runtime: runtime, context: context) { () throws(HookError) -> [HookHandle] in
             let wrappers = DelegateMethodWrappers.shared(of: selector, name: name, in: runtime, context: context) { original, implementor, interceptor in
                 Implementation("\(name) -[\(implementor.name) \(selector)]") { message throws(RuntimeError) in
-                    let argument = message.arguments.count > 1 ? message.arguments[1].object : nil
-                    let key = InteractionKey(name, objects: [message.receiver] + (argument.map { [$0] } ?? []))
-                    return try interceptor.intercept(dedupe: .reentrancy(key), capture: {
+                    try interceptor.intercept(dedupe: dedupe(message, hook: name), capture: {
                         try capture(message, interceptor)
                     }, original: original.call(message))
                 }

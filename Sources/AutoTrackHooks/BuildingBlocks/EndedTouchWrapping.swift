@@ -1,12 +1,12 @@
-import AutoTrackInterception
+package import AutoTrackInterception
 import AutoTrackMethodWrapping
 import AutoTrackModelBackend
-import AutoTrackReferenceUI
-import AutoTrackRuntime
+package import AutoTrackReferenceUI
+package import AutoTrackRuntime
 
 /// The wrap of `-[UIApplication sendEvent:]` the hooks that record touches as they end
 /// share (a touch for dead clicks, a SwiftUI tap).
-enum EndedTouchWrapping {
+package enum EndedTouchWrapping {
     /// Wraps `-[UIApplication sendEvent:]` on `host` for the hook `name`: an event whose
     /// touch ended goes to `capture`, which returns how to capture what it records — or
     /// `nil` when the hook has nothing to do with the event, which then goes straight
@@ -21,11 +21,23 @@ enum EndedTouchWrapping {
         return try MethodWrapper.install(name: name, runtime: host.runtime, cls: cls, selector: "sendEvent:", context: context) { original, hookSwitch in
             let interceptor = Interceptor(context: context, hookSwitch: hookSwitch, capturedBy: name)
             return Implementation("\(name) -[UIApplication sendEvent:]") { message throws(RuntimeError) in
-                guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended,
-                      let recording = capture(event, interceptor) else { return try interceptor.passThrough(original.call(message)) }
-                return try interceptor.intercept(
-                    dedupe: .reentrancy(InteractionKey(name, objects: [event])), capture: recording, original: original.call(message))
+                guard let event = endedTouch(in: message), let recording = capture(event, interceptor) else {
+                    return try interceptor.passThrough(original.call(message))
+                }
+                return try interceptor.intercept(dedupe: dedupe(event, hook: name), capture: recording, original: original.call(message))
             }
         }
+    }
+
+    /// The event of a `sendEvent:` call whose touch ended, or `nil`.
+    package static func endedTouch(in message: Message) -> EventObject? {
+        guard let event = message.arguments.first?.object as? EventObject, event.touchPhase == .ended else { return nil }
+        return event
+    }
+
+    /// One record per touch for the hook `hook`: a second library's `sendEvent:` calling
+    /// ours, or the event sent on again, is the same touch.
+    package static func dedupe(_ event: EventObject, hook: String) -> InterceptionDedupe {
+        .reentrancy(InteractionKey(hook, objects: [event]))
     }
 }

@@ -47,11 +47,16 @@ public enum ScreenViewTracking {
     /// sends no `viewDidAppear:` then), while `interceptor` records.
     public static func recordOnForeground(of host: ReferenceHost, interceptor: Interceptor) {
         host.addObserver(for: .willEnterForeground) { [weak host] _ in
-            guard let visible = host?.visibleController else { return }
-            interceptor.record {
-                ReferenceHostCapture.screenView(of: visible, animated: nil, reason: .foreground, interceptor: interceptor)
-            }
+            guard let host else { return }
+            interceptor.record { foregroundScreenView(on: host, interceptor: interceptor) }
         }
+    }
+
+    /// The screen view of `host`'s visible screen on its return to the foreground, or
+    /// `nil` when nothing is on screen. Native hooks' foreground calls use it too.
+    package static func foregroundScreenView(on host: ReferenceHost, interceptor: Interceptor) -> Interaction? {
+        guard let visible = host.visibleController else { return nil }
+        return ReferenceHostCapture.screenView(of: visible, animated: nil, reason: .foreground, interceptor: interceptor)
     }
 
     /// The wrappers of app classes that override `viewDidAppear:` — so a screen view

@@ -15,6 +15,11 @@ public struct ReferenceHostExploration: ExplorationHost {
     /// The runtime each world is built in.
     public let backend: ScenarioBackend
 
+    /// Whether each world records what the subject's first install changed
+    /// (``ReferenceHostWorld``'s `firstInstallChanges`), to check its declaration: two
+    /// snapshots of the framework's methods, which generated sessions do without.
+    var recordsInstallChanges = false
+
     /// Sessions on `backend` (the model of dispatch by default).
     public init(backend: ScenarioBackend = .model) { self.backend = backend }
 
@@ -23,7 +28,7 @@ public struct ReferenceHostExploration: ExplorationHost {
 
     /// The sample app, launched, on a fresh runtime of ``backend``.
     public func makeWorld(subject: ConformanceSubject?) throws -> ReferenceHostWorld {
-        try ReferenceHostWorld(subject: subject, backend: backend)
+        try ReferenceHostWorld(subject: subject, backend: backend, recordsInstallChanges: recordsInstallChanges)
     }
 
     /// A session over the whole vocabulary (see ``ReferenceHostStep``).

@@ -24,8 +24,9 @@ public final class ReferenceHostWorld {
     /// Whether an installation of the subject is in force.
     var isInstalled = false
     /// The framework methods the subject's first installation changed (`nil` until it
-    /// installs), to hold against its declaration.
+    /// installs, or when not asked for), to hold against its declaration.
     private(set) var firstInstallChanges: Set<HookedMethod>?
+    private let recordsInstallChanges: Bool
     var buttons: [Button?] = []
     var gestureViews: [ViewObject] = []
     /// Per recognizer, whether it was made and attached while the subject was installed.
@@ -82,8 +83,9 @@ public final class ReferenceHostWorld {
     var log: AppLog { app.log }
     var trackingIsActive: Bool { isInstalled && context.isEnabled }
 
-    init(subject: ConformanceSubject?, backend: ScenarioBackend) throws {
+    init(subject: ConformanceSubject?, backend: ScenarioBackend, recordsInstallChanges: Bool = false) throws {
         self.subject = subject
+        self.recordsInstallChanges = recordsInstallChanges
         app = try SampleApp(host: try ReferenceHost(runtime: backend.makeRuntime()))
         app.log.keepsCalls = true
         let log = app.log
@@ -309,7 +311,7 @@ public final class ReferenceHostWorld {
             try runInShop(step)
         case .install:
             guard let subject else { return }
-            let before = firstInstallChanges == nil ? FrameworkMethods(host) : nil
+            let before = recordsInstallChanges && firstInstallChanges == nil ? FrameworkMethods(host) : nil
             handles.append(try subject.install(on: host, context: context))
             if let before { firstInstallChanges = before.changes(to: FrameworkMethods(host)) }
             isInstalled = true
