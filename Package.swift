@@ -327,6 +327,23 @@ let objcIncludeDirectory: String? = {
     return nil
 }()
 
+/// What the executable that links the bridge exports for hook libraries loaded later:
+/// objc4's functions GCC's runtime lacks, and libobjc's own that it interposes.
+let nativeRuntimeSymbols = [
+    // Implementation changes made to reach subclasses, as on objc4 (NativeMethodChanges.m).
+    "method_setImplementation", "method_exchangeImplementations",
+    // The method generation cached super sends follow (NativeSuperCache.m).
+    "class_addMethod", "class_replaceMethod", "objc_registerClassPair", "objc_disposeClassPair", "__objc_exec_class",
+    "atr_superCacheGeneration", "atr_fillSuperCache",
+    // Associated objects (NativeAssociations.m) and block implementations (NativeBlockImplementations.m).
+    "objc_setAssociatedObject", "objc_getAssociatedObject", "objc_removeAssociatedObjects",
+    "imp_implementationWithBlock", "imp_getBlock", "imp_removeBlock",
+    // Native class changes the model follows at once (NativeClassChanges.m).
+    "object_setClass",
+    // Message sends (NativeMessageSend.m).
+    "objc_msgSend", "objc_msgSendSuper",
+]
+
 if let objcIncludeDirectory {
     package.targets += [
         // Objective-C sources compiled for GCC's runtime with GNUstep Base, behind a plain C
@@ -345,26 +362,7 @@ if let objcIncludeDirectory {
             ],
             linkerSettings: [
                 .linkedLibrary("gnustep-base"), .linkedLibrary("objc"), .linkedLibrary("BlocksRuntime"), .linkedLibrary("ffi"), .linkedLibrary("dl"),
-                // The bridge's method_setImplementation and method_exchangeImplementations
-                // interpose libobjc's for hook libraries loaded later (NativeMethodChanges.m);
-                // its associated-object functions are theirs.
-                .unsafeFlags([
-                    "-Xlinker", "--export-dynamic-symbol=method_setImplementation",
-                    "-Xlinker", "--export-dynamic-symbol=method_exchangeImplementations",
-                    // objc4's associated objects, which GCC's runtime lacks (NativeAssociations.m).
-                    "-Xlinker", "--export-dynamic-symbol=objc_setAssociatedObject",
-                    "-Xlinker", "--export-dynamic-symbol=objc_getAssociatedObject",
-                    "-Xlinker", "--export-dynamic-symbol=objc_removeAssociatedObjects",
-                    // objc4's block implementations (NativeBlockImplementations.m).
-                    "-Xlinker", "--export-dynamic-symbol=imp_implementationWithBlock",
-                    "-Xlinker", "--export-dynamic-symbol=imp_getBlock",
-                    "-Xlinker", "--export-dynamic-symbol=imp_removeBlock",
-                    // Native class changes the model follows at once (NativeClassChanges.m).
-                    "-Xlinker", "--export-dynamic-symbol=object_setClass",
-                    // objc4's message sends (NativeMessageSend.m).
-                    "-Xlinker", "--export-dynamic-symbol=objc_msgSend",
-                    "-Xlinker", "--export-dynamic-symbol=objc_msgSendSuper",
-                ]),
+                .unsafeFlags(nativeRuntimeSymbols.flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }),
             ]
         ),
         // The runtime operations of the hook contract on the real runtime.

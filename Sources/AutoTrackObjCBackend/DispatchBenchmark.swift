@@ -18,11 +18,16 @@ public enum ObjCDispatchBenchmark: Int32, CaseIterable, Sendable {
     /// A method wrapped the way an exchange hook wraps it, tracking off.
     case exchangeHook
     /// An object under a dynamic-subclass hook (tracking off) whose override calls
-    /// `super`.
+    /// `super` through its call site's cache (`atr_cachedSuperImplementation`).
     case subclassHook
     /// A forwarding proxy standing in for an object (tracking off): its own
     /// implementation of the hooked method sends it on; the rest it forwards.
     case proxyHook
+    /// The dynamic-subclass hook with `super` looked up in full on every call, as
+    /// `[super …]` compiles for GCC's runtime.
+    case uncachedSubclassHook
+    /// A wrapper that only jumps to the original: the least any wrapping hook adds.
+    case emptyWrapper
 
     /// Sends the benchmark message `count` times in this situation and returns the sum
     /// of the results (each send returns 1). Makes the classes on first use.

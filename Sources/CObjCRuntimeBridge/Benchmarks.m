@@ -10,8 +10,10 @@
 static intptr_t one(id self, SEL _cmd) { return 1; }
 
 /* A hook's wrapper: tracking is checked (off while measuring, as the disabled-tracking
-   rows of the model's benchmark), then the original runs. */
-static bool trackingOn = false;
+   rows of the model's benchmark), then the original runs. The flag is a global no code
+   here writes but the compiler cannot prove so, as a hook's switch is: every call loads it. */
+__attribute__((visibility("hidden"))) bool atr_benchmarkTrackingOn = false;
+#define trackingOn atr_benchmarkTrackingOn
 static intptr_t recorded = 0;
 static IMP exchangedOriginal = NULL;
 
@@ -20,15 +22,28 @@ static intptr_t exchangeHookWrapper(id self, SEL _cmd) {
     return ((intptr_t (*)(id, SEL))exchangedOriginal)(self, _cmd);
 }
 
-static Class subclassHookClass = Nil;
+/* A wrapper with nothing to check, over its own copy of the method. */
+static IMP emptyWrapperOriginal = NULL;
+
+static intptr_t emptyWrapper(id self, SEL _cmd) { return ((intptr_t (*)(id, SEL))emptyWrapperOriginal)(self, _cmd); }
+
 /* The generated subclass's superclass (the app's class), as a hook keeps it when it
    makes the subclass. */
 static Class subclassHookSuperclass = Nil;
 
 /* The generated subclass's override: tracking is checked, then the app's method runs
-   through a super send as compiled code makes it for GCC's runtime
-   (`[super autotrackBenchRun]` is objc_msg_lookup_super with the static superclass). */
+   through the call site's cached super implementation, as a hook written for this
+   runtime calls super. */
 static intptr_t subclassHookRun(id self, SEL _cmd) {
+    if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
+    static atr_super_cache cache;
+    IMP super = atr_cachedSuperImplementation(&cache, self, subclassHookSuperclass, _cmd);
+    return ((intptr_t (*)(id, SEL))super)(self, _cmd);
+}
+
+/* The same override with a super send as compiled code makes it for GCC's runtime
+   (`[super autotrackBenchRun]` is objc_msg_lookup_super with the static superclass). */
+static intptr_t uncachedSubclassHookRun(id self, SEL _cmd) {
     if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
     struct objc_super above = { self, subclassHookSuperclass };
     IMP super = objc_msg_lookup_super(&above, _cmd);
@@ -36,13 +51,16 @@ static intptr_t subclassHookRun(id self, SEL _cmd) {
 }
 
 /* A forwarding proxy's own implementation of the hooked method: tracking is checked,
-   then the method is sent on to the object the proxy stands for, as compiled code sends it. */
+   then the method is sent on to the object the proxy stands for through the call site's
+   cached send. */
 static id proxiedTarget = nil;
 
 static intptr_t proxyHookRun(id self, SEL _cmd) {
     if (__atomic_load_n(&trackingOn, __ATOMIC_RELAXED)) __atomic_fetch_add(&recorded, 1, __ATOMIC_RELAXED);
-    IMP imp = atr_lookUp(proxiedTarget, _cmd);
-    return ((intptr_t (*)(id, SEL))imp)(proxiedTarget, _cmd);
+    static atr_super_cache cache;
+    id target = proxiedTarget;
+    IMP imp = atr_cachedImplementation(&cache, target, _cmd);
+    return ((intptr_t (*)(id, SEL))imp)(target, _cmd);
 }
 
 static id proxyForwardTo(id self, SEL _cmd, SEL selector) { return proxiedTarget; }
@@ -119,12 +137,23 @@ static void setUpOnce(void) {
                           (ATImplementation)exchangeHookWrapper);
     receivers[ATR_BENCH_EXCHANGE_HOOK] = [hookedByExchange new];
 
-    receivers[ATR_BENCH_SUBCLASS_HOOK] = [target new];
-    subclassHookClass = makeClass("AutoTrackBenchTarget_AutoTrackHook", target);
+    Class wrappedEmpty = makeClass("AutoTrackBenchWrappedEmpty", root);
+    class_addMethod(wrappedEmpty, run, (IMP)one, "q@:");
+    emptyWrapperOriginal = method_setImplementation(class_getInstanceMethod(wrappedEmpty, run), (IMP)emptyWrapper);
+    receivers[ATR_BENCH_EMPTY_WRAPPER] = [wrappedEmpty new];
+
     subclassHookSuperclass = target;
-    class_addMethod(subclassHookClass, run, (IMP)subclassHookRun, "q@:");
-    class_addMethod(subclassHookClass, @selector(class), (IMP)reportOriginalClass, "#@:");
-    object_setClass(receivers[ATR_BENCH_SUBCLASS_HOOK], subclassHookClass);
+    struct { int kind; const char *name; IMP override; } subclassHooks[] = {
+        {ATR_BENCH_SUBCLASS_HOOK, "AutoTrackBenchTarget_AutoTrackHook", (IMP)subclassHookRun},
+        {ATR_BENCH_UNCACHED_SUBCLASS_HOOK, "AutoTrackBenchTarget_AutoTrackHookUncached", (IMP)uncachedSubclassHookRun},
+    };
+    for (int index = 0; index < 2; index++) {
+        receivers[subclassHooks[index].kind] = [target new];
+        Class subclass = makeClass(subclassHooks[index].name, target);
+        class_addMethod(subclass, run, subclassHooks[index].override, "q@:");
+        class_addMethod(subclass, @selector(class), (IMP)reportOriginalClass, "#@:");
+        object_setClass(receivers[subclassHooks[index].kind], subclass);
+    }
 
     /* A forwarding proxy hook, tracking off: the proxy answers the hooked method itself. */
     proxiedTarget = [target new];

@@ -47,4 +47,14 @@ bool atr_prepareCif(const char *types, ffi_cif *cif, ffi_type **argumentTypes, i
 IMP atr_libobjcSetImplementation(Method method, IMP implementation);
 void atr_libobjcExchangeImplementations(Method first, Method second);
 
+/* The method generation (NativeSuperCache.m): advanced after every change that can alter
+   a lookup's answer, once that change is visible in every dispatch table it reaches. */
+void atr_noteMethodsChanged(void);
+unsigned long atr_methodGeneration(void);
+/* libobjc's definition of `name`, past the process-wide one, found once and kept in
+   `slot`; aborts with a message when libobjc has none. */
+void *atr_libobjcFunction(void **slot, const char *name);
+/* The IMP objc_msgSendSuper jumps to (NativeMessageSend.m). */
+IMP atr_superSendImplementation(struct objc_super *super, SEL selector);
+
 #endif

@@ -48,30 +48,36 @@ static void refresh(Class owner) {
     if (owner != Nil) atr_refreshDispatchTables(owner);
 }
 
+static void *libobjcSetImplementation, *libobjcExchangeImplementations;
+
 IMP atr_libobjcSetImplementation(Method method, IMP implementation) {
-    static IMP (*libobjc)(Method, IMP) = NULL;
-    if (libobjc == NULL) libobjc = (IMP (*)(Method, IMP))dlsym(RTLD_NEXT, "method_setImplementation");
+    IMP (*libobjc)(Method, IMP) = atr_libobjcFunction(&libobjcSetImplementation, "method_setImplementation");
     return libobjc(method, implementation);
 }
 
 void atr_libobjcExchangeImplementations(Method first, Method second) {
-    static void (*libobjc)(Method, Method) = NULL;
-    if (libobjc == NULL) libobjc = (void (*)(Method, Method))dlsym(RTLD_NEXT, "method_exchangeImplementations");
+    void (*libobjc)(Method, Method) = atr_libobjcFunction(&libobjcExchangeImplementations, "method_exchangeImplementations");
     libobjc(first, second);
 }
 
 IMP method_setImplementation(Method method, IMP implementation) {
-    if (method == NULL || implementation == NULL) return atr_libobjcSetImplementation(method, implementation);
+    if (method == NULL || implementation == NULL) {
+        IMP previous = atr_libobjcSetImplementation(method, implementation);
+        atr_noteMethodsChanged();
+        return previous;
+    }
     Class owner = ownerOf(method);
     prepare(owner, method);
     IMP previous = atr_libobjcSetImplementation(method, implementation);
     refresh(owner);
+    atr_noteMethodsChanged();
     return previous;
 }
 
 void method_exchangeImplementations(Method first, Method second) {
     if (first == NULL || second == NULL) {
         atr_libobjcExchangeImplementations(first, second);
+        atr_noteMethodsChanged();
         return;
     }
     Class firstOwner = ownerOf(first), secondOwner = ownerOf(second);
@@ -80,4 +86,5 @@ void method_exchangeImplementations(Method first, Method second) {
     atr_libobjcExchangeImplementations(first, second);
     refresh(firstOwner);
     if (secondOwner != firstOwner) refresh(secondOwner);
+    atr_noteMethodsChanged();
 }

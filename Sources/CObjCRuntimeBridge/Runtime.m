@@ -116,17 +116,20 @@ void atr_exchangeImplementations(ATClassRef firstOwner, ATMethodRef first, ATCla
     atr_libobjcExchangeImplementations(AS_METHOD(first), AS_METHOD(second));
     atr_refreshDispatchTables(AS_CLASS(firstOwner));
     if (secondOwner != firstOwner) atr_refreshDispatchTables(AS_CLASS(secondOwner));
+    atr_noteMethodsChanged();
 }
 
 ATImplementation atr_setImplementation(ATClassRef owner, ATMethodRef method, ATImplementation imp) {
     install_dispatch_table(owner, method_getName(AS_METHOD(method)));
     IMP previous = atr_libobjcSetImplementation(AS_METHOD(method), (IMP)imp);
     atr_refreshDispatchTables(AS_CLASS(owner));
+    atr_noteMethodsChanged();
     return (ATImplementation)previous;
 }
 
 void atr_gccSetImplementation(ATMethodRef method, ATImplementation imp) {
     atr_libobjcSetImplementation(AS_METHOD(method), (IMP)imp);
+    atr_noteMethodsChanged();
 }
 
 ATClassRef atr_allocateClassPair(ATClassRef superclass, const char *name) {

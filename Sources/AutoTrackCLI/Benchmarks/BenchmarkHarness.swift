@@ -16,11 +16,14 @@ struct BenchmarkHarness {
     }
 
     var rounds = 9
+    /// Whether each variant runs once, untimed, before the rounds. Off where a run leaves
+    /// something behind for good (real classes registered on the real runtime).
+    var warmsUp = true
 
     func measure(_ variants: [Variant]) -> [BenchmarkResult] {
         var samples = Array(repeating: [Double](), count: variants.count)
         var checksum = 0
-        for variant in variants { // warm-up
+        for variant in variants where warmsUp {
             variant.prepare()
             checksum &+= variant.body()
         }

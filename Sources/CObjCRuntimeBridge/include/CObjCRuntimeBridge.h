@@ -373,37 +373,7 @@ void atr_postNotification(const char *_Nonnull name, ATObjectRef _Nullable objec
     classes there are. */
 int atr_classList(ATClassRef _Nonnull *_Nullable buffer, int capacity);
 
-/* Benchmarks: message loops in C, sent as compiled code sends them. */
-
-/** The dispatch situations atr_benchmarkSend measures. */
-enum {
-    /** A plain cached send. */
-    ATR_BENCH_PLAIN = 0,
-    /** A send through a method whose implementation was exchanged. */
-    ATR_BENCH_EXCHANGED = 1,
-    /** A send to an object isa-swizzled to a generated subclass. */
-    ATR_BENCH_SUBCLASSED = 2,
-    /** A send forwarded by `forwardingTargetForSelector:`. */
-    ATR_BENCH_FORWARDING_TARGET = 3,
-    /** A send forwarded by `methodSignatureForSelector:` and `forwardInvocation:`. */
-    ATR_BENCH_FORWARD_INVOCATION = 4,
-    /** A method wrapped by an exchange-style hook with tracking off. */
-    ATR_BENCH_EXCHANGE_HOOK = 5,
-    /** An object under a dynamic-subclass hook (tracking off) that calls super. */
-    ATR_BENCH_SUBCLASS_HOOK = 6,
-    /** A forwarding proxy standing in for an object (tracking off): it implements the
-        hooked method, checks tracking and sends it on to the object it stands for;
-        anything else it forwards (`forwardingTargetForSelector:`). */
-    ATR_BENCH_PROXY_HOOK = 7,
-    /** How many situations there are. */
-    ATR_BENCH_KINDS = 8
-};
-
-/** Makes the benchmark's classes and objects (once). */
-bool atr_benchmarkSetUp(void);
-/** Sends the benchmark message `count` times in situation `kind`: the sum of the
-    results (each send returns 1), or -1 for an unknown kind. */
-intptr_t atr_benchmarkSend(int kind, intptr_t count);
+#include "ObjCDispatchBenchmarks.h"
 
 #ifdef __cplusplus
 }
