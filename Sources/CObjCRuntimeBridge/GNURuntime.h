@@ -46,6 +46,10 @@ bool atr_prepareCif(const char *types, ffi_cif *cif, ffi_type **argumentTypes, i
    process-wide ones of NativeMethodChanges.m. */
 IMP atr_libobjcSetImplementation(Method method, IMP implementation);
 void atr_libobjcExchangeImplementations(Method first, Method second);
+/* The same changes written in place under the runtime's lock, for a caller that then
+   rebuilds the owners' dispatch tables (NativeMethodChanges.m). */
+IMP atr_writeImplementation(Method method, IMP implementation);
+void atr_swapImplementations(Method first, Method second);
 
 /* The method generation (NativeSuperCache.m): advanced after every change that can alter
    a lookup's answer, once that change is visible in every dispatch table it reaches. */

@@ -6,10 +6,9 @@
    own changes work around this (Runtime.m); these two definitions, which the
    executable exports so they interpose libobjc's for every library loaded later, do the
    same for code the backend does not control: install the owner's table first, make
-   the change with libobjc's function, then rebuild the owner's and its subclasses'
-   tables. The backend's own calls use libobjc's functions directly
-   (atr_libobjcSetImplementation, atr_libobjcExchangeImplementations): it knows the
-   owner, and finding it costs a walk over every class. */
+   the change (in place, atr_writeImplementation below), then rebuild the owner's and
+   its subclasses' tables. The backend's own calls skip the search (Runtime.m): it knows
+   the owner, and finding it costs a walk over every class. */
 #import <Foundation/Foundation.h>
 #include <dlfcn.h>
 #include <objc/runtime.h>
@@ -50,6 +49,54 @@ static void refresh(Class owner) {
 
 static void *libobjcSetImplementation, *libobjcExchangeImplementations;
 
+/* GCC's struct objc_method (objc-private/module-abi-8.h), which <objc/runtime.h> keeps
+   opaque. */
+struct atr_gcc_method {
+    SEL name;
+    const char *types;
+    IMP implementation;
+};
+
+/* The runtime's lock, which libobjc's own method changes hold. */
+#include <objc/thr.h>
+extern objc_mutex_t __objc_runtime_mutex;
+
+/* Whether `method` is laid out as struct atr_gcc_method says: else the writes below
+   leave the change to libobjc. */
+static bool layoutHolds(Method method) {
+    struct atr_gcc_method *fields = (struct atr_gcc_method *)(void *)method;
+    return fields->name == method_getName(method) && fields->implementation == method_getImplementation(method);
+}
+
+/* libobjc's method_setImplementation writes the IMP, then walks every class and
+   metaclass of the process to find the one whose list holds the method and update that
+   class's dispatch table — which makes installing hooks on an app of 10 000 classes
+   quadratic. The callers know the owner and rebuild its and its subclasses' tables
+   afterwards (which also puts the new IMP in the owner's), so the write alone is done
+   here, under the runtime's lock as libobjc's is. */
+IMP atr_writeImplementation(Method method, IMP implementation) {
+    if (!layoutHolds(method)) return atr_libobjcSetImplementation(method, implementation);
+    struct atr_gcc_method *fields = (struct atr_gcc_method *)(void *)method;
+    objc_mutex_lock(__objc_runtime_mutex);
+    IMP previous = fields->implementation;
+    __atomic_store_n(&fields->implementation, implementation, __ATOMIC_RELEASE);
+    objc_mutex_unlock(__objc_runtime_mutex);
+    return previous;
+}
+
+void atr_swapImplementations(Method first, Method second) {
+    if (!layoutHolds(first) || !layoutHolds(second)) {
+        atr_libobjcExchangeImplementations(first, second);
+        return;
+    }
+    struct atr_gcc_method *one = (struct atr_gcc_method *)(void *)first, *other = (struct atr_gcc_method *)(void *)second;
+    objc_mutex_lock(__objc_runtime_mutex);
+    IMP held = one->implementation;
+    __atomic_store_n(&one->implementation, other->implementation, __ATOMIC_RELEASE);
+    __atomic_store_n(&other->implementation, held, __ATOMIC_RELEASE);
+    objc_mutex_unlock(__objc_runtime_mutex);
+}
+
 IMP atr_libobjcSetImplementation(Method method, IMP implementation) {
     IMP (*libobjc)(Method, IMP) = atr_libobjcFunction(&libobjcSetImplementation, "method_setImplementation");
     return libobjc(method, implementation);
@@ -68,7 +115,7 @@ IMP method_setImplementation(Method method, IMP implementation) {
     }
     Class owner = ownerOf(method);
     prepare(owner, method);
-    IMP previous = atr_libobjcSetImplementation(method, implementation);
+    IMP previous = owner != Nil ? atr_writeImplementation(method, implementation) : atr_libobjcSetImplementation(method, implementation);
     refresh(owner);
     atr_noteMethodsChanged();
     return previous;
@@ -83,7 +130,11 @@ void method_exchangeImplementations(Method first, Method second) {
     Class firstOwner = ownerOf(first), secondOwner = ownerOf(second);
     prepare(firstOwner, first);
     prepare(secondOwner, second);
-    atr_libobjcExchangeImplementations(first, second);
+    if (firstOwner != Nil && secondOwner != Nil) {
+        atr_swapImplementations(first, second);
+    } else {
+        atr_libobjcExchangeImplementations(first, second);
+    }
     refresh(firstOwner);
     if (secondOwner != firstOwner) refresh(secondOwner);
     atr_noteMethodsChanged();

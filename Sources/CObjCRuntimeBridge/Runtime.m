@@ -113,7 +113,7 @@ ATClassRef atr_methodOwner(ATClassRef cls, ATMethodRef method) {
 void atr_exchangeImplementations(ATClassRef firstOwner, ATMethodRef first, ATClassRef secondOwner, ATMethodRef second) {
     install_dispatch_table(firstOwner, method_getName(AS_METHOD(first)));
     install_dispatch_table(secondOwner, method_getName(AS_METHOD(second)));
-    atr_libobjcExchangeImplementations(AS_METHOD(first), AS_METHOD(second));
+    atr_swapImplementations(AS_METHOD(first), AS_METHOD(second));
     atr_refreshDispatchTables(AS_CLASS(firstOwner));
     if (secondOwner != firstOwner) atr_refreshDispatchTables(AS_CLASS(secondOwner));
     atr_noteMethodsChanged();
@@ -121,7 +121,7 @@ void atr_exchangeImplementations(ATClassRef firstOwner, ATMethodRef first, ATCla
 
 ATImplementation atr_setImplementation(ATClassRef owner, ATMethodRef method, ATImplementation imp) {
     install_dispatch_table(owner, method_getName(AS_METHOD(method)));
-    IMP previous = atr_libobjcSetImplementation(AS_METHOD(method), (IMP)imp);
+    IMP previous = atr_writeImplementation(AS_METHOD(method), (IMP)imp);
     atr_refreshDispatchTables(AS_CLASS(owner));
     atr_noteMethodsChanged();
     return (ATImplementation)previous;
