@@ -10,6 +10,16 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// A Swift target with the shared settings.
+func strictTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+}
+
+/// A test target with the shared settings.
+func strictTestTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+}
+
 let package = Package(
     name: "AutoTrack",
     // What users depend on, one product per kind of user (README, "Products"): the SDK
@@ -50,60 +60,21 @@ let package = Package(
         ),
         // The one lock of the package: Synchronization's Mutex, or with AUTOTRACK_TSAN
         // defined a pthread mutex ThreadSanitizer models. In no product's interface.
-        .target(
-            name: "AutoTrackLocking",
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackEvents",
-            dependencies: ["AutoTrackLocking"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackSerialization",
-            dependencies: ["AutoTrackEvents", "CZlib"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackProperties",
-            dependencies: ["AutoTrackEvents"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackInterception",
-            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackProperties"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackLocking"),
+        strictTarget("AutoTrackEvents", ["AutoTrackLocking"]),
+        strictTarget("AutoTrackSerialization", ["AutoTrackEvents", "CZlib"]),
+        strictTarget("AutoTrackProperties", ["AutoTrackEvents"]),
+        strictTarget("AutoTrackInterception", ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackProperties"]),
         // The method-wrapping machinery over a runtime-operations interface, beside the
         // contract: a host with no runtime never links it.
-        .target(
-            name: "AutoTrackMethodWrapping",
-            dependencies: ["AutoTrackLocking", "AutoTrackInterception"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackRuntime",
-            dependencies: ["AutoTrackLocking"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackMethodWrapping", ["AutoTrackLocking", "AutoTrackInterception"]),
+        strictTarget("AutoTrackRuntime", ["AutoTrackLocking"]),
         // The model runtime as a backend of the contract's runtime operations.
-        .target(
-            name: "AutoTrackModelBackend",
-            dependencies: ["AutoTrackRuntime", "AutoTrackInterception", "AutoTrackMethodWrapping"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackReferenceUI",
-            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackModelBackend", ["AutoTrackRuntime", "AutoTrackInterception", "AutoTrackMethodWrapping"]),
+        strictTarget("AutoTrackReferenceUI", ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties"]),
         // SwiftUI's model on the reference host: view values, their identity, hosting
         // controllers that render them.
-        .target(
-            name: "AutoTrackReferenceSwiftUI",
-            dependencies: ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackReferenceSwiftUI", ["AutoTrackEvents", "AutoTrackProperties", "AutoTrackRuntime", "AutoTrackReferenceUI"]),
         .target(
             name: "AutoTrackHooks",
             dependencies: ["AutoTrackLocking", 
@@ -113,17 +84,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The SDK core: knows no runtime, no host and no hook.
-        .target(
-            name: "AutoTrack",
-            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum", "CAutoTrackCrashCapture"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrack", ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception", "CZlib", "CAutoTrackChecksum", "CAutoTrackCrashCapture"]),
         // Automatic capture for hosts that describe their screens as JSON.
-        .target(
-            name: "AutoTrackJSONHost",
-            dependencies: ["AutoTrack", "AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackJSONHost", ["AutoTrack", "AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackInterception"]),
         // The C API's header, and the two functions written in C.
         .target(
             name: "CAutoTrack",
@@ -136,24 +99,12 @@ let package = Package(
             exclude: ["UIKit", "UserNotifications"]
         ),
         // The C API: `autotrack.h`'s functions over the core.
-        .target(
-            name: "AutoTrackCAPI",
-            dependencies: ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackJSONHost", "CAutoTrack"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackCAPI", ["AutoTrack", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackProperties", "AutoTrackJSONHost", "CAutoTrack"]),
         // Glue: automatic capture for a Tracker on the reference host, with the built-in hooks.
-        .target(
-            name: "AutoTrackReferenceHostIntegration",
-            dependencies: ["AutoTrackLocking", "AutoTrack", "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackRuntime"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackReferenceHostIntegration", ["AutoTrackLocking", "AutoTrack", "AutoTrackHooks", "AutoTrackReferenceUI", "AutoTrackInterception", "AutoTrackRuntime"]),
         // Sample support, in no product: the sample app the kit, the tool and the tests
         // share, and the scripted session of the demo and the end-to-end tests.
-        .target(
-            name: "AutoTrackSampleApp",
-            dependencies: ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackReferenceSwiftUI", "AutoTrackProperties", "AutoTrackEvents"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackSampleApp", ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackReferenceUI", "AutoTrackReferenceSwiftUI", "AutoTrackProperties", "AutoTrackEvents"]),
         .target(
             name: "AutoTrackSampleSession",
             dependencies: ["AutoTrackSampleApp", 
@@ -164,16 +115,8 @@ let package = Package(
         ),
         // Test doubles users depend on in their own tests: a recording sink, an in-memory
         // transport and tracker.
-        .target(
-            name: "AutoTrackTesting",
-            dependencies: ["AutoTrackLocking", "AutoTrack", "AutoTrackInterception", "AutoTrackEvents", "AutoTrackProperties"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AutoTrackCollector",
-            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackTesting", ["AutoTrackLocking", "AutoTrack", "AutoTrackInterception", "AutoTrackEvents", "AutoTrackProperties"]),
+        strictTarget("AutoTrackCollector", ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization"]),
         // The conformance kit: a pure engine, and a Swift Testing layer over it.
         .target(
             name: "AutoTrackConformanceCore",
@@ -225,17 +168,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The C API through its header, as a C host calls it.
-        .testTarget(
-            name: "AutoTrackCAPITests",
-            dependencies: ["AutoTrackCAPI", "CAutoTrack"],
-            swiftSettings: strictSettings
-        ),
+        strictTestTarget("AutoTrackCAPITests", ["AutoTrackCAPI", "CAutoTrack"]),
         // The command line: the inspect page in a real browser.
-        .testTarget(
-            name: "AutoTrackCLITests",
-            dependencies: ["AutoTrackCLI", "AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"],
-            swiftSettings: strictSettings
-        ),
+        strictTestTarget("AutoTrackCLITests", ["AutoTrackCLI", "AutoTrackSampleSession", "AutoTrackCollector", "AutoTrackSerialization", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackInterception"]),
         // Hooks written as a third party would, from the public API only.
         .testTarget(
             name: "ThirdPartyHookTests",
@@ -245,26 +180,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "AutoTrackCollectorTests",
-            dependencies: ["AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackLocking"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AutoTrackConformanceTests",
-            dependencies: ["AutoTrackSampleApp", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackEvents", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AutoTrackEventsTests",
-            dependencies: ["AutoTrackEvents"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AutoTrackInterceptionTests",
-            dependencies: ["AutoTrackLocking", "AutoTrackTesting", "AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"],
-            swiftSettings: strictSettings
-        ),
+        strictTestTarget("AutoTrackCollectorTests", ["AutoTrackCollector", "AutoTrackEvents", "AutoTrackSerialization", "AutoTrackLocking"]),
+        strictTestTarget("AutoTrackConformanceTests", ["AutoTrackSampleApp", "AutoTrackConformance", "AutoTrackConformanceCore", "AutoTrackEvents", "AutoTrackInterception", "AutoTrackHooks", "AutoTrackReferenceUI"]),
+        strictTestTarget("AutoTrackEventsTests", ["AutoTrackEvents"]),
+        strictTestTarget("AutoTrackInterceptionTests", ["AutoTrackLocking", "AutoTrackTesting", "AutoTrackEvents", "AutoTrackProperties", "AutoTrackInterception"]),
         .testTarget(
             name: "AutoTrackHooksTests",
             dependencies: ["AutoTrackTesting", "AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", 
@@ -273,26 +192,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "AutoTrackPropertiesTests",
-            dependencies: ["AutoTrackEvents", "AutoTrackProperties"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AutoTrackRuntimeTests",
-            dependencies: ["AutoTrackLocking", "AutoTrackRuntime"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AutoTrackReferenceUITests",
-            dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AutoTrackSerializationTests",
-            dependencies: ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "CZlib"],
-            swiftSettings: strictSettings
-        ),
+        strictTestTarget("AutoTrackPropertiesTests", ["AutoTrackEvents", "AutoTrackProperties"]),
+        strictTestTarget("AutoTrackRuntimeTests", ["AutoTrackLocking", "AutoTrackRuntime"]),
+        strictTestTarget("AutoTrackReferenceUITests", ["AutoTrackLocking", "AutoTrackSampleApp", "AutoTrackReferenceSwiftUI", "AutoTrackEvents", "AutoTrackRuntime", "AutoTrackProperties", "AutoTrackReferenceUI"]),
+        strictTestTarget("AutoTrackSerializationTests", ["AutoTrackLocking", "AutoTrackEvents", "AutoTrackSerialization", "CZlib"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -366,11 +269,7 @@ if let objcIncludeDirectory {
             ]
         ),
         // The runtime operations of the hook contract on the real runtime.
-        .target(
-            name: "AutoTrackObjCBackend",
-            dependencies: ["AutoTrackLocking", "CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackRuntime"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackObjCBackend", ["AutoTrackLocking", "CObjCRuntimeBridge", "AutoTrackInterception", "AutoTrackMethodWrapping", "AutoTrackRuntime"]),
         // Hooks written in C or Objective-C against the real runtime (autotrack_hook.h),
         // loaded from shared libraries and run through the package's combinator.
         .target(
@@ -381,11 +280,7 @@ if let objcIncludeDirectory {
         ),
         // The differential oracle: random programs of runtime operations on the model and
         // the real runtime, compared send by send.
-        .target(
-            name: "AutoTrackRuntimeOracle",
-            dependencies: ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackEvents", "AutoTrackObjCBackend", "CObjCRuntimeBridge"],
-            swiftSettings: strictSettings
-        ),
+        strictTarget("AutoTrackRuntimeOracle", ["AutoTrackLocking", "AutoTrackRuntime", "AutoTrackEvents", "AutoTrackObjCBackend", "CObjCRuntimeBridge"]),
         .testTarget(
             name: "AutoTrackObjCBackendTests",
             dependencies: ["AutoTrackLocking", "AutoTrackSampleApp", 
