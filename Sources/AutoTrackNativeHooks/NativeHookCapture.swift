@@ -18,7 +18,15 @@ enum NativeHookCapture {
             let call: ReferenceHostCapture.SendActionCall = switch message.selector.name {
             case "sendAction:to:from:forEvent:": .application(message)
             case "sendAction:": .closure(message)
-            default: .control(message)
+            case "sendAction:to:forEvent:": .control(message)
+            // Another library that exchanged the method on top of the hook sends its
+            // own selector, and a hook reporting `_cmd` reports that one: the form is
+            // then told by the arguments, which every layer passes on unchanged.
+            default: switch message.arguments.count {
+                case 4: .application(message)
+                case 1: .closure(message)
+                default: .control(message)
+                }
             }
             interceptor.intercept(dedupe: call.dedupe(receiver: message.receiver)) {
                 try call.click(interceptor: interceptor)

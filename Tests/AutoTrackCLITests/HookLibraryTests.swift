@@ -96,6 +96,18 @@ struct HookLibraryTests {
         #expect(!output.contains("signal"), "\(output)")
     }
 
+    @Test("a hook reporting the selector it was sent (`_cmd`) is read by its arguments when another library exchanged on top", .enabled(if: RealRuntimeAvailabilityTests.isBuiltIn && clang != nil, "needs the real Objective-C runtime and clang"))
+    func callReportedWithAnotherLibrarysSelector() throws {
+        let library = try Self.build("send_action_set_implementation.m", in: "Tests/ObjCHookFixtures")
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        // GEN-08 exchanges the method again after the hook: the hook's `_cmd` becomes the
+        // other library's selector. SA-01 and SA-V5 are the plain and closure sends.
+        let (status, output) = try Self.run(
+            autotrackExecutable.path, ["conformance", "--hook-library", library, "--scenario", "GEN-08", "--scenario", "SA-01", "--scenario", "SA-V5"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("1 hooks, 3 scenario runs, 0 violations"), "\(output)")
+    }
+
     @Test("a missing tool is a typed error")
     func missingTool() throws {
         let library = HookLibrary(path: URL(fileURLWithPath: "/nonexistent/libhooks.so"), tool: URL(fileURLWithPath: "/nonexistent/autotrack"))
