@@ -171,44 +171,45 @@ public struct InteractionDetails: Hashable, Sendable {
 public struct Interaction: Hashable, Sendable {
     /// Where it was intercepted.
     public var point: InterceptionPoint {
-        get { storage.point }
-        set { mutableStorage.point = newValue }
+        _read { yield storage.point }
+        set { storage = storage.replacing(point: newValue) }
     }
     /// The element acted on; `nil` for screen views.
     public var element: ElementSnapshot? {
-        get { storage.element }
-        set { mutableStorage.element = newValue }
+        _read { yield storage.element }
+        set { storage = storage.replacing(element: newValue) }
     }
     /// The screen it happened on.
     public var screen: ScreenSnapshot? {
-        get { storage.screen }
-        set { mutableStorage.screen = newValue }
+        _read { yield storage.screen }
+        set { storage = storage.replacing(screen: newValue) }
     }
     /// Point-specific facts.
     public var details: InteractionDetails {
-        get { storage.details }
-        set { mutableStorage.details = newValue }
+        _read { yield storage.details }
+        set { storage = storage.replacing(details: newValue) }
     }
     /// The name of the hook strategy that captured it.
     public var capturedBy: String {
-        get { storage.capturedBy }
-        set { mutableStorage.capturedBy = newValue }
+        _read { yield storage.capturedBy }
+        set { storage = storage.replacing(capturedBy: newValue) }
     }
 
-    /// The fields, shared by copies until one is changed: an interaction is handed from
-    /// the hook to the context, the sink and the tracker's worker, and each copy of
-    /// the fields themselves would retain every string and array of both snapshots.
+    /// The fields, shared by copies: an interaction is handed from the hook to the
+    /// context, the sink and the tracker's worker, and each copy of the fields
+    /// themselves would retain every string and array of both snapshots. Reading a
+    /// field borrows it (`_read`): `interaction.screen?.instance` copies one value, not
+    /// the whole snapshot. Setting one makes new storage, which is rare (filters and
+    /// tests), so the fields are constants and reading them needs no exclusivity check.
     private var storage: Storage
 
-    // Safe to share across threads: a `Storage` is changed only through
-    // `mutableStorage`, which first copies it unless this value is its only holder
-    // (copy-on-write), so a storage seen by more than one value never changes.
-    private final class Storage: @unchecked Sendable {
-        var point: InterceptionPoint
-        var element: ElementSnapshot?
-        var screen: ScreenSnapshot?
-        var details: InteractionDetails
-        var capturedBy: String
+    // Sendable: every field is a constant of a Sendable type.
+    private final class Storage: Sendable {
+        let point: InterceptionPoint
+        let element: ElementSnapshot?
+        let screen: ScreenSnapshot?
+        let details: InteractionDetails
+        let capturedBy: String
 
         init(point: InterceptionPoint, element: ElementSnapshot?, screen: ScreenSnapshot?, details: InteractionDetails, capturedBy: String) {
             self.point = point
@@ -218,15 +219,13 @@ public struct Interaction: Hashable, Sendable {
             self.capturedBy = capturedBy
         }
 
-        func copy() -> Storage {
-            Storage(point: point, element: element, screen: screen, details: details, capturedBy: capturedBy)
-        }
-    }
-
-    private var mutableStorage: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
+        /// This storage with the fields given changed.
+        func replacing(
+            point: InterceptionPoint? = nil, element: ElementSnapshot?? = nil, screen: ScreenSnapshot?? = nil,
+            details: InteractionDetails? = nil, capturedBy: String? = nil
+        ) -> Storage {
+            Storage(point: point ?? self.point, element: element ?? self.element, screen: screen ?? self.screen,
+                    details: details ?? self.details, capturedBy: capturedBy ?? self.capturedBy)
         }
     }
 

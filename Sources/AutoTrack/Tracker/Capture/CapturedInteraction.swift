@@ -28,16 +28,16 @@ struct CapturedInteraction: Sendable {
 
     init(_ interaction: Interaction, recordsScreenView: Bool = true) {
         isScreenView = interaction.point.isScreenView
+        self.recordsScreenView = recordsScreenView
+        // Each field read once, borrowed: no snapshot is copied whole.
         presentation = interaction.screen?.presentation ?? .fullScreen
         screenInstance = interaction.screen?.instance
         presentationRoot = interaction.screen?.presentationRoot
-        self.recordsScreenView = recordsScreenView
-        let screen = interaction.screen
-        screenProperties = screen?.properties
+        screenProperties = interaction.screen?.properties
         elementProperties = interaction.element?.properties
         allowsRapidTaps = interaction.element?.allowsRapidTaps ?? false
         if isScreenView {
-            screenReference = screen.map { screen in
+            screenReference = interaction.screen.map { screen in
                 if case .string(let url)? = screen.properties["$url"] { return url }
                 return screen.typeName
             }
