@@ -60,8 +60,11 @@ typedef struct autotrack_call {
     /* The receiver: `self` of the framework method. */
     void *receiver;
     /* The framework method's selector, as the host names it (`sendAction:to:forEvent:`,
-     * `tableView:didSelectRowAtIndexPath:`, `viewDidAppear:`) — not the selector a
-     * swizzled copy runs under. */
+     * `tableView:didSelectRowAtIndexPath:`, `viewDidAppear:`) — best named outright, not
+     * the selector a swizzled copy runs under. A hook passing `_cmd` still works: once
+     * another library exchanged the method on top, `_cmd` is that library's selector,
+     * and the kit then tells the call by its arguments (the send-action forms) or reads
+     * it as the point's main method (`viewDidAppear:` at screen-view). */
     void *selector;
     /* How many of `arguments` the method takes. */
     int argument_count;
