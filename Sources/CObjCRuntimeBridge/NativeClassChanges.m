@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <objc/runtime.h>
 #include "CObjCRuntimeBridge.h"
+#include "GNURuntime.h"
 
 static ATClassChangeObserver observer = NULL;
 
@@ -17,9 +18,11 @@ void atr_observeNativeClassChanges(ATClassChangeObserver callback) {
     __atomic_store_n(&observer, callback, __ATOMIC_RELEASE);
 }
 
+/* libobjc's definition, past this one (resolved on first use, checked). */
+static void *libobjcSetClass;
+
 Class atr_libobjcSetClass(id object, Class cls) {
-    static Class (*libobjc)(id, Class) = NULL;
-    if (libobjc == NULL) libobjc = (Class (*)(id, Class))dlsym(RTLD_NEXT, "object_setClass");
+    Class (*libobjc)(id, Class) = atr_libobjcFunction(&libobjcSetClass, "object_setClass");
     return libobjc(object, cls);
 }
 

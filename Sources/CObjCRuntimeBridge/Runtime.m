@@ -40,6 +40,12 @@ static pthread_once_t threadsDeclared = PTHREAD_ONCE_INIT;
 static void declareThreads(void) { objc_thread_add(); }
 void atr_declareThreads(void) { pthread_once(&threadsDeclared, declareThreads); }
 
+/* Declared when the process starts, not only when a backend does: native code (a hook
+   library, the interposed class_addMethod and method_setImplementation, the dispatch
+   benchmarks) rebuilds tables too, while other threads send messages. objc_thread_add
+   only counts, under a lock libobjc tolerates not having yet. */
+__attribute__((constructor)) static void declareThreadsAtStart(void) { atr_declareThreads(); }
+
 bool atr_isClassObject(ATObjectRef object) { return class_isMetaClass(object_getClass((id)(void *)object)); }
 
 int atr_ownMethods(ATClassRef cls, ATMethodRef *methods, int capacity) {

@@ -36,6 +36,17 @@
 - (double)scale:(double)value by:(long)factor { return -[super scale:value by:factor]; }
 @end
 
+/* A superclass whose -scale:by: is added on first use (+resolveInstanceMethod:), and a
+   subclass sending it to super. */
+@interface FixtureLazy : NSObject
+@end
+
+@interface FixtureLazyDerived : FixtureLazy
+@end
+
+@implementation FixtureLazyDerived
+@end
+
 /* A function as an IMP, and an IMP as the function it is (through void (*)(void), the
    cast the compiler accepts between function types). */
 #define AS_IMP(function) ((IMP)(void (*)(void))(function))
@@ -49,10 +60,18 @@
 ANSWER(1)
 ANSWER(2)
 ANSWER(3)
+ANSWER(9)
 ANSWER(100)
 ANSWER(200)
 ANSWER(300)
 ANSWER(400)
+
+@implementation FixtureLazy
++ (BOOL)resolveInstanceMethod:(SEL)selector {
+    if (sel_isEqual(selector, @selector(scale:by:))) return class_addMethod(self, selector, AS_IMP(answer9), "d@:dl");
+    return [super resolveInstanceMethod:selector];
+}
+@end
 
 /* `[super scale:2.5 by:3]` from a method of a subclass of `superclass`, through one call
    site's cache. */
@@ -121,6 +140,13 @@ static int install(autotrack_hook_installation *installation, const autotrack_ho
     CHECK(cachedSuperScale(derived, middle) == 400, "switching the call site's class back answered %g", cachedSuperScale(derived, middle));
     CHECK(cachedScale(derived) == -400, "the cached send answered %g for -400", cachedScale(derived));
     CHECK(cachedScale(nil) == 0, "a cached send to nil answered %g", cachedScale(nil));
+
+    /* A method the superclass resolves on first use is found, as [super message] finds
+       it, not forwarded. */
+    FixtureLazyDerived *lazy = [[FixtureLazyDerived alloc] init];
+    CHECK(cachedSuperScale(lazy, [FixtureLazy class]) == 9, "a method added by +resolveInstanceMethod: was not found");
+    CHECK(cachedSuperScale(lazy, [FixtureLazy class]) == 9, "a resolved method was not found again");
+    [lazy release];
 
     sideA = objc_allocateClassPair([FixtureBase class], "FixtureSideA", 0);
     sideB = objc_allocateClassPair([FixtureBase class], "FixtureSideB", 0);

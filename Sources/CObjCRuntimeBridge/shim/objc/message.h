@@ -25,7 +25,9 @@ void objc_msgSendSuper(void);
 
    A method the superclass lacks answers the receiver's forwarding, as objc_msgSendSuper
    does, and is not cached; a nil receiver answers objc_msgSend, which returns zero in
-   every result register. On objc4, use objc_msgSendSuper or `[super message]`.
+   every result register (a method returning a structure in memory must check for nil
+   itself, as with objc_msgSend_stret). On objc4, use objc_msgSendSuper or
+   `[super message]`.
    atr_cachedImplementation below does the same for an ordinary send. */
 typedef struct atr_super_cache {
     unsigned long sequence;
