@@ -4,7 +4,6 @@
 #include <objc/message.h>
 #include <objc/runtime.h>
 #include <string.h>
-#include <pthread.h>
 #include <objc/thr.h>
 #include "CObjCRuntimeBridge.h"
 #include "GNURuntime.h"
@@ -35,15 +34,20 @@ ATMethodRef atr_instanceMethod(ATClassRef cls, ATSelectorRef selector) {
    told of (objc_thread_add). Swift's and Dispatch's threads are neither, so a table
    rebuilt on one thread (an implementation change, the deallocation observer's install)
    was freed while others were still looking messages up in it. Declaring one more thread
-   makes the runtime keep old tables as garbage instead. */
-static pthread_once_t threadsDeclared = PTHREAD_ONCE_INIT;
-static void declareThreads(void) { objc_thread_add(); }
-void atr_declareThreads(void) { pthread_once(&threadsDeclared, declareThreads); }
+   makes the runtime keep old tables as garbage instead.
+   The count is checked rather than the declaration latched: libobjc sets it back to one
+   when it registers its first library, so a declaration made before that is lost, and a
+   later one must still take. Two threads declaring at once only count one thread too
+   many, which keeps garbage longer and is safe. */
+extern int __objc_runtime_threads_alive;
+void atr_declareThreads(void) {
+    if (__atomic_load_n(&__objc_runtime_threads_alive, __ATOMIC_RELAXED) <= 1) objc_thread_add();
+}
 
-/* Declared when the process starts, not only when a backend does: native code (a hook
-   library, the interposed class_addMethod and method_setImplementation, the dispatch
-   benchmarks) rebuilds tables too, while other threads send messages. objc_thread_add
-   only counts, under a lock libobjc tolerates not having yet. */
+/* Declared when the process starts as well as when a backend is made: native code (a
+   hook library, the interposed class_addMethod and method_setImplementation, the
+   dispatch benchmarks) rebuilds tables too, while other threads send messages.
+   objc_thread_add only counts, under a lock libobjc tolerates not having yet. */
 __attribute__((constructor)) static void declareThreadsAtStart(void) { atr_declareThreads(); }
 
 bool atr_isClassObject(ATObjectRef object) { return class_isMetaClass(object_getClass((id)(void *)object)); }

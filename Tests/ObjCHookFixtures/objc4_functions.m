@@ -113,6 +113,10 @@ static void *sendThroughSharedSite(void *unused) {
 static int install(autotrack_hook_installation *installation, const autotrack_hook_api *api, char *error, size_t capacity) {
     (void)installation;
     (void)api;
+    /* The process told libobjc it runs threads libobjc did not start, so rebuilt
+       dispatch tables are kept, not freed under other threads' lookups. */
+    extern int __objc_runtime_threads_alive;
+    CHECK(__objc_runtime_threads_alive > 1, "libobjc counts %d thread(s): old dispatch tables would be freed at once", __objc_runtime_threads_alive);
     FixtureDerived *derived = [[FixtureDerived alloc] init];
     double scaled = ((double (*)(id, SEL, double, long))objc_msgSend)(derived, @selector(scale:by:), 2.5, 3L);
     CHECK(scaled == -7.5, "objc_msgSend answered %g for -7.5", scaled);

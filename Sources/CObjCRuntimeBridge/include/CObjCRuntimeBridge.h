@@ -276,7 +276,8 @@ void atr_forgetNativeAssociations(ATObjectRef _Nonnull object);
     selectors). Once per process; NativeForwarding.m. */
 void atr_installFastForwarding(void);
 /** Tells GCC's runtime the process has threads it did not start, so that it never frees
-    a dispatch table another thread may be reading (once per process; Runtime.m). */
+    a dispatch table another thread may be reading (a no-op while it already counts
+    more than one thread; Runtime.m). */
 void atr_declareThreads(void);
 /** Whether `object` is a class (its isa is a metaclass). */
 bool atr_isClassObject(ATObjectRef _Nonnull object);
