@@ -24,7 +24,7 @@ final class FaultyWriteLayer: QueueWriteLayer {
 
     func recover() { state.withLock { $0.plan = Plan() } }
 
-    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         let decision = state.withLock { state -> Int? in
             state.writes += 1
             guard state.writes >= state.plan.failAt else { return nil }
@@ -35,13 +35,13 @@ final class FaultyWriteLayer: QueueWriteLayer {
             state.partialDone = false
             return -Int(state.plan.errno)
         }
-        guard let decision else { return system.write(descriptor, bytes) }
-        if decision > 0 { return system.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[0..<decision])) }
+        guard let decision else { return system.write(descriptor, bytes, at: offset) }
+        if decision > 0 { return system.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[0..<decision]), at: offset) }
         return decision
     }
 
-    func fsync(_ descriptor: Int32) -> Int32 {
-        state.withLock { $0.plan.failSync } ? EIO : system.fsync(descriptor)
+    func synchronize(_ descriptor: Int32) -> Int32 {
+        state.withLock { $0.plan.failSync } ? EIO : system.synchronize(descriptor)
     }
 
     func truncate(_ descriptor: Int32, to length: Int) -> Int32 { system.truncate(descriptor, to: length) }

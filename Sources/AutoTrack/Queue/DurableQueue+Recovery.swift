@@ -86,10 +86,11 @@ extension DurableQueue {
 
     func openWriteSegment(_ state: inout State) throws(QueueError) {
         let path = segmentPath(state.writeSegment)
-        let descriptor = PrivateFiles.open(path, O_WRONLY | O_APPEND)
+        let descriptor = PrivateFiles.open(path, O_WRONLY)
         guard descriptor >= 0 else { throw .io(operation: .openSegment, path: path, errno: errno) }
         state.writeDescriptor = descriptor
         let end = Int(lseek(descriptor, 0, SEEK_END))
+        state.writeCapacity = max(end, 0)
         if end > state.writeOffset, state.pendingTruncation == nil {
             state.pendingTruncation = state.writeOffset  // bytes past the last intact record
         } else if end >= 0, end < state.writeOffset {
@@ -105,6 +106,7 @@ extension DurableQueue {
         guard code == 0 else { throw .io(operation: .truncate, path: segmentPath(state.writeSegment), errno: code) }
         state.pendingTruncation = nil
         state.writeOffset = length
+        state.writeCapacity = length
     }
 
     // The cursor — where the oldest unsent record starts — lives in two 32-byte slots

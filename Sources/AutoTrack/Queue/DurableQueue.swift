@@ -16,6 +16,10 @@ import AutoTrackLocking
 ///   keeps every intact record — past a damaged one, recovery resynchronises at the
 ///   next intact frame — and cuts off the torn or zero-filled tail of the newest
 ///   segment. No run of zeros or garbage parses as a record.
+/// - **Synced appends.** An append with `sync` ends in `fdatasync` (`fsync` where the
+///   system has no `fdatasync`). It writes over zeros reserved ahead of it in the
+///   segment, so that its sync need not also commit a larger file: see
+///   ``QueueStatistics/truncatedBytes`` for what recovery does with them.
 /// - **Failures.** A failed write or `fsync` (a full disk, an I/O error, a short
 ///   write) throws ``QueueError/io(operation:path:errno:)`` and leaves memory and disk
 ///   as before the call: the index is unchanged and the partial bytes are cut off (at
@@ -79,6 +83,7 @@ public final class DurableQueue: Sendable {
         var writeSegment = 0
         var writeDescriptor: Int32 = -1    // the segment being appended to; -1 when closed
         var writeOffset = 0
+        var writeCapacity = 0              // the write segment's size: past writeOffset, reserved zeros
         var pendingTruncation: Int?        // a failed write not yet cut off the write segment
         var statistics = QueueStatistics()
         var cursorDescriptor: Int32 = -1   // the open cursor file, -1 until first written
@@ -180,7 +185,8 @@ public final class DurableQueue: Sendable {
                 added.append(Entry(segment: state.writeSegment, offset: offset, size: size))
                 offset += RecordFraming.headerBytes + size
             }
-            if let failure = writeAll(bytes, state: state, sync: sync) {
+            if sync { reserve(&state, through: start + bytes.count) }
+            if let failure = writeAll(bytes, at: start, state: state, sync: sync) {
                 // Nothing of this call is kept: cut the partial bytes off now, or before
                 // the next append if even that fails.
                 state.pendingTruncation = start
@@ -189,6 +195,7 @@ public final class DurableQueue: Sendable {
                 throw failure
             }
             state.writeOffset = start + bytes.count
+            state.writeCapacity = max(state.writeCapacity, state.writeOffset)
             state.entries += added
             state.pendingBytes += payloadSizes.reduce(0, +)
             // The records are committed now: a failure to persist the head after
@@ -203,14 +210,14 @@ public final class DurableQueue: Sendable {
         }
     }
 
-    /// Writes `bytes` at the end of the write segment (retrying short writes), then
+    /// Writes `bytes` at `offset` in the write segment (retrying short writes), then
     /// syncs when asked; the error, or `nil`.
-    func writeAll(_ bytes: UnsafeRawBufferPointer, state: State, sync: Bool) -> QueueError? {
+    func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int, state: State, sync: Bool) -> QueueError? {
         // Named only in an error: making the path costs more than a small write.
         var path: String { segmentPath(state.writeSegment) }
         var done = 0
         while done < bytes.count {
-            let written = files.write(state.writeDescriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]))
+            let written = files.write(state.writeDescriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]), at: offset + done)
             if written < 0 {
                 if -written == Int(EINTR) { continue }
                 return .io(operation: .append, path: path, errno: Int32(-written))
@@ -219,28 +226,31 @@ public final class DurableQueue: Sendable {
             done += written
         }
         if sync {
-            let code = files.fsync(state.writeDescriptor)
+            let code = files.synchronize(state.writeDescriptor)
             if code != 0 { return .io(operation: .sync, path: path, errno: code) }
         }
         return nil
     }
 
     func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
-        // A segment is complete before the next one starts, synced if asked.
-        if sync {
-            let code = files.fsync(state.writeDescriptor)
+        // A segment is complete before the next one starts, synced if asked — and when
+        // its unused reservation was cut off, so that no older segment ends in zeros.
+        let trimmed = try trimReservation(&state)
+        if sync || trimmed {
+            let code = files.synchronize(state.writeDescriptor)
             if code != 0 { throw .io(operation: .sync, path: segmentPath(state.writeSegment), errno: code) }
         }
         // Open the next one before letting go of this one: a failure leaves the queue
         // appending where it was.
         let next = segmentPath(state.writeSegment + 1)
         // (A stray file of that name holds nothing indexed: it is emptied.)
-        let descriptor = PrivateFiles.open(next, O_WRONLY | O_APPEND | O_TRUNC)
+        let descriptor = PrivateFiles.open(next, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { throw .io(operation: .openSegment, path: next, errno: errno) }
         PrivateFiles.closeDescriptor(state.writeDescriptor)
         state.writeDescriptor = descriptor
         state.writeSegment += 1
         state.writeOffset = 0
+        state.writeCapacity = 0
     }
 
     func enforceLimits(_ state: inout State) throws(QueueError) {
@@ -365,6 +375,9 @@ public final class DurableQueue: Sendable {
     /// throw ``QueueError/closed``.
     public func close() {
         state.withLock { state in
+            // A clean close leaves no reserved zeros behind (a failure leaves them for
+            // the next opening to cut).
+            if state.writeDescriptor >= 0 { _ = try? trimReservation(&state) }
             for descriptor in [state.writeDescriptor, state.cursorDescriptor, state.lockDescriptor] where descriptor >= 0 {
                 PrivateFiles.closeDescriptor(descriptor)
             }

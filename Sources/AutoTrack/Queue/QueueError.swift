@@ -62,8 +62,9 @@ public struct QueueStatistics: Hashable, Sendable {
     /// Complete records recovered from disk when the queue was opened.
     public var recoveredRecords: Int
     /// Bytes after the last intact record of the newest segment, cut off when the
-    /// queue was opened: a record torn by a crash, or the zeros a power cut leaves.
-    /// Never acknowledged records.
+    /// queue was opened: a record torn by a crash, the zeros a power cut leaves, or
+    /// the zeros reserved ahead of synced appends by a process that ended without
+    /// closing the queue. Never acknowledged records.
     public var truncatedBytes: Int
     /// Damaged records skipped when the queue was opened (a bad checksum, length or
     /// header); recovery resumes at the next intact record.

@@ -8,10 +8,12 @@ import Darwin
 /// them fail on demand (a full disk, an I/O error, a short write). Each returns what
 /// its POSIX call returns, with the error as a positive `errno`.
 package protocol QueueWriteLayer: Sendable {
-    /// `write(2)`: the bytes written, or `-errno`.
-    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
-    /// `fsync(2)`: 0, or `errno`.
-    func fsync(_ descriptor: Int32) -> Int32
+    /// `pwrite(2)` at `offset`: the bytes written, or `-errno`.
+    func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int
+    /// Makes the file's data durable — `fdatasync(2)` where the system has it (the
+    /// data, and the size when it changed; not the timestamps), else `fsync(2)`: 0, or
+    /// `errno`.
+    func synchronize(_ descriptor: Int32) -> Int32
     /// `ftruncate(2)`: 0, or `errno`.
     func truncate(_ descriptor: Int32, to length: Int) -> Int32
 }
@@ -20,18 +22,14 @@ package protocol QueueWriteLayer: Sendable {
 package struct SystemQueueWriteLayer: QueueWriteLayer {
     package init() {}
 
-    package func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        #if canImport(Glibc)
-        let written = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-        #else
-        let written = Darwin.write(descriptor, bytes.baseAddress, bytes.count)
-        #endif
+    package func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
+        let written = pwrite(descriptor, bytes.baseAddress, bytes.count, off_t(offset))
         return written < 0 ? -Int(errno) : written
     }
 
-    package func fsync(_ descriptor: Int32) -> Int32 {
+    package func synchronize(_ descriptor: Int32) -> Int32 {
         #if canImport(Glibc)
-        Glibc.fsync(descriptor) == 0 ? 0 : errno
+        Glibc.fdatasync(descriptor) == 0 ? 0 : errno
         #else
         Darwin.fsync(descriptor) == 0 ? 0 : errno
         #endif
@@ -77,7 +75,7 @@ package enum PrivateFiles {
         let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else { return errno }
         defer { closeDescriptor(descriptor) }
-        let written = bytes.withUnsafeBytes { SystemQueueWriteLayer().write(descriptor, $0) }
+        let written = bytes.withUnsafeBytes { SystemQueueWriteLayer().write(descriptor, $0, at: 0) }
         return written == bytes.count ? nil : (written < 0 ? Int32(-written) : EIO)
     }
 

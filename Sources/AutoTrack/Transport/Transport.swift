@@ -115,7 +115,7 @@ public struct LocalFileTransport: EncodedEventTransport {
         let layer = SystemQueueWriteLayer()
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { layer.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[done...])) }
+            let written = bytes.withUnsafeBytes { layer.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[done...]), at: start + done) }
             if written == -Int(EINTR) { continue }
             guard written > 0 else {
                 _ = layer.truncate(descriptor, to: start)
@@ -123,7 +123,7 @@ public struct LocalFileTransport: EncodedEventTransport {
             }
             done += written
         }
-        let code = layer.fsync(descriptor)
+        let code = layer.synchronize(descriptor)
         guard code == 0 else {
             _ = layer.truncate(descriptor, to: start)
             return .retryLater(reason: "syncing \(file.lastPathComponent): errno \(code)")

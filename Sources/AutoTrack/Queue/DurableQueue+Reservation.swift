@@ -1,0 +1,51 @@
+// MARK: Space reserved ahead of synced appends
+
+extension DurableQueue {
+    /// How far ahead of a synced append the write segment is filled with zeros.
+    package static let reservationBytes = 256 << 10
+
+    /// Zeros written by a reservation, a chunk at a time.
+    private static let zeros = [UInt8](repeating: 0, count: 64 << 10)
+
+    /// Before a synced append ending at `end`: when `end` is past the write segment's
+    /// size, fills the segment with zeros from `end` to the next reservation boundary
+    /// (never past the segment's limit). Best effort: where the zeros do not fit (a
+    /// nearly full disk) they are cut off again and the append goes on unreserved, as
+    /// it would have without them.
+    ///
+    /// A synced append that grows its file makes the file system commit the new size
+    /// and blocks with the data — a journal commit on each `fdatasync`. Written over
+    /// zeros already on disk, the append's `fdatasync` writes only its data: one
+    /// reservation (a larger write and one commit) serves the appends of the next
+    /// ``reservationBytes``. The zeros hold no record: recovery cuts them off with the
+    /// newest segment's tail, and a segment that is closed or left gives them back.
+    func reserve(_ state: inout State, through end: Int) {
+        guard end > state.writeCapacity else { return }
+        let boundary = (end / Self.reservationBytes + 1) * Self.reservationBytes
+        let reservedEnd = min(boundary, max(end, limits.segmentBytes))
+        var offset = end
+        while offset < reservedEnd {
+            let count = min(Self.zeros.count, reservedEnd - offset)
+            let failure = Self.zeros.withUnsafeBytes { zeros in
+                writeAll(UnsafeRawBufferPointer(rebasing: zeros[0..<count]), at: offset, state: state, sync: false)
+            }
+            if failure != nil {
+                // The size stays as the queue knew it (if even the cut fails, the zeros
+                // left are a tail the next opening cuts).
+                _ = files.truncate(state.writeDescriptor, to: state.writeCapacity)
+                return
+            }
+            offset += count
+        }
+        state.writeCapacity = max(state.writeCapacity, reservedEnd)
+    }
+
+    /// Cuts the write segment's unused reservation off; whether there was one.
+    @discardableResult
+    func trimReservation(_ state: inout State) throws(QueueError) -> Bool {
+        guard state.writeCapacity > state.writeOffset else { return false }
+        state.pendingTruncation = state.writeOffset
+        try cutPendingTruncation(&state)
+        return true
+    }
+}
