@@ -29,15 +29,22 @@ struct CapturedInteraction: Sendable {
     init(_ interaction: Interaction, recordsScreenView: Bool = true) {
         isScreenView = interaction.point.isScreenView
         self.recordsScreenView = recordsScreenView
-        // Each field read once, borrowed: no snapshot is copied whole.
-        presentation = interaction.screen?.presentation ?? .fullScreen
-        screenInstance = interaction.screen?.instance
-        presentationRoot = interaction.screen?.presentationRoot
-        screenProperties = interaction.screen?.properties
-        elementProperties = interaction.element?.properties
-        allowsRapidTaps = interaction.element?.allowsRapidTaps ?? false
+        // Each snapshot is bound once: a field read through an optional chain on the
+        // interaction copies the whole optional snapshot each time.
+        let screen = interaction.screen
+        presentation = screen?.presentation ?? .fullScreen
+        screenInstance = screen?.instance
+        presentationRoot = screen?.presentationRoot
+        screenProperties = screen?.properties
+        if let element = interaction.element {
+            elementProperties = element.properties
+            allowsRapidTaps = element.allowsRapidTaps
+        } else {
+            elementProperties = nil
+            allowsRapidTaps = false
+        }
         if isScreenView {
-            screenReference = interaction.screen.map { screen in
+            screenReference = screen.map { screen in
                 if case .string(let url)? = screen.properties["$url"] { return url }
                 return screen.typeName
             }
