@@ -23,7 +23,7 @@ struct StorageComparisonTests {
         #expect(try SQLiteEventStore(path: path, mode: .init(writeAheadLog: writeAheadLog, syncEachCommit: false)).count() == 30)
     }
 
-    @Test("the comparison's sections each hold our queue as the baseline and SQLite's rows with the ≥ 3× goal")
+    @Test("the comparison's sections each hold our queue as the baseline, SQLite's rows with the ≥ 3× goal, and at the durabilities that sync our queue without its reservation, with no goal")
     func sections() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("autotrack-compare-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -36,7 +36,12 @@ struct StorageComparisonTests {
         #expect(measured.sections.count == 3)
         for section in measured.sections {
             #expect(section.baseline.hasPrefix("queue, "))
-            #expect(section.results.dropFirst().allSatisfy { $0.name.hasPrefix("SQLite") && section.goals[$0.name] == .ratioAtLeast(3) })
+            let sqlite = section.results.filter { $0.name.hasPrefix("SQLite") }
+            let ours = section.results.dropFirst().filter { !$0.name.hasPrefix("SQLite") }
+            #expect(!sqlite.isEmpty)
+            #expect(sqlite.allSatisfy { section.goals[$0.name] == .ratioAtLeast(3) })
+            #expect(ours.allSatisfy { $0.name.hasPrefix("queue, ") && $0.name.hasSuffix("unreserved") && section.goals[$0.name] == nil })
+            #expect(ours.count == (section.title.contains("no fsync") ? 0 : 1), "\(section.title)")
         }
         #expect(measured.context.first?.contains("SQLite's time ÷ ours") == true)
     }

@@ -52,7 +52,7 @@ struct QueueReservationTests {
             try queue.append((0..<5).map { payload(batch * 5 + $0) }, sync: true)
             sizes.insert(try size(try #require(try segments(directory).first)))
         }
-        #expect(sizes == [DurableQueue.reservationBytes])
+        #expect(sizes == [DurableQueue.defaultReservationBytes])
         // Unsynced appends reserve nothing.
         let unsynced = temporaryDirectory("reservation-unsynced")
         defer { try? FileManager.default.removeItem(at: unsynced) }
@@ -97,7 +97,7 @@ struct QueueReservationTests {
         try? FileManager.default.removeItem(at: copy.appendingPathComponent("lock"))
         let recovered = try DurableQueue(directory: copy)
         #expect(recovered.statistics.recoveredRecords == records.count)
-        #expect(recovered.statistics.truncatedBytes == DurableQueue.reservationBytes - framed(records))
+        #expect(recovered.statistics.truncatedBytes == DurableQueue.defaultReservationBytes - framed(records))
         #expect(recovered.statistics.damagedRecords == 0)
         try recovered.append([payload(99)], sync: true)
         #expect(try recovered.peek(100).map(\.payload) == records + [payload(99)])

@@ -1,8 +1,9 @@
 // MARK: Space reserved ahead of synced appends
 
 extension DurableQueue {
-    /// How far ahead of a synced append the write segment is filled with zeros.
-    package static let reservationBytes = 256 << 10
+    /// How far ahead of a synced append the write segment is filled with zeros, unless
+    /// the queue was opened with another ``reservationBytes``.
+    package static let defaultReservationBytes = 256 << 10
 
     /// Zeros written by a reservation, a chunk at a time.
     private static let zeros = [UInt8](repeating: 0, count: 64 << 10)
@@ -17,11 +18,11 @@ extension DurableQueue {
     /// and blocks with the data — a journal commit on each `fdatasync`. Written over
     /// zeros already on disk, the append's `fdatasync` writes only its data: one
     /// reservation (a larger write and one commit) serves the appends of the next
-    /// ``reservationBytes``. The zeros hold no record: recovery cuts them off with the
+    /// ``reservationBytes`` (none when it is 0). The zeros hold no record: recovery cuts them off with the
     /// newest segment's tail, and a segment that is closed or left gives them back.
     func reserve(_ state: inout State, through end: Int) {
-        guard end > state.writeCapacity else { return }
-        let boundary = (end / Self.reservationBytes + 1) * Self.reservationBytes
+        guard reservationBytes > 0, end > state.writeCapacity else { return }
+        let boundary = (end / reservationBytes + 1) * reservationBytes
         let reservedEnd = min(boundary, max(end, limits.segmentBytes))
         var offset = end
         while offset < reservedEnd {
@@ -40,12 +41,14 @@ extension DurableQueue {
         state.writeCapacity = max(state.writeCapacity, reservedEnd)
     }
 
-    /// Cuts the write segment's unused reservation off; whether there was one.
+    /// Cuts the write segment's unused reservation off; whether it was cut. Best
+    /// effort: zeros left behind hold no record (recovery counts them as a damaged
+    /// stretch of an older segment, or cuts them with the newest one's tail).
     @discardableResult
-    func trimReservation(_ state: inout State) throws(QueueError) -> Bool {
-        guard state.writeCapacity > state.writeOffset else { return false }
-        state.pendingTruncation = state.writeOffset
-        try cutPendingTruncation(&state)
+    func trimReservation(_ state: inout State) -> Bool {
+        guard state.writeCapacity > state.writeOffset,
+              files.truncate(state.writeDescriptor, to: state.writeOffset) == 0 else { return false }
+        state.writeCapacity = state.writeOffset
         return true
     }
 }

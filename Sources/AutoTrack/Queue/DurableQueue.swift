@@ -98,6 +98,9 @@ public final class DurableQueue: Sendable {
     public let limits: Limits
     let state: Locked<State>
     let files: any QueueWriteLayer
+    /// How far ahead of synced appends the write segment is filled with zeros; 0 for
+    /// not at all (appends grow the file, as `bench pipeline`'s comparison row does).
+    package let reservationBytes: Int
 
     /// Opens (or creates) the queue in `directory`, recovering what is on disk.
     /// - Throws: ``QueueError/locked(path:)`` when another queue owns the directory;
@@ -106,11 +109,16 @@ public final class DurableQueue: Sendable {
         try self.init(directory: directory, limits: limits, files: SystemQueueWriteLayer())
     }
 
-    /// Opens the queue with another write layer (tests inject failures through it).
-    package init(directory: URL, limits: Limits = Limits(), files: any QueueWriteLayer) throws(QueueError) {
+    /// Opens the queue with another write layer (tests inject failures through it) or
+    /// another reservation ahead of synced appends.
+    package init(
+        directory: URL, limits: Limits = Limits(), files: any QueueWriteLayer,
+        reservationBytes: Int = DurableQueue.defaultReservationBytes
+    ) throws(QueueError) {
         self.directory = directory
         self.limits = limits
         self.files = files
+        self.reservationBytes = max(0, reservationBytes)
         state = Locked(State())
         try recover()
     }
@@ -235,7 +243,7 @@ public final class DurableQueue: Sendable {
     func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
         // A segment is complete before the next one starts, synced if asked — and when
         // its unused reservation was cut off, so that no older segment ends in zeros.
-        let trimmed = try trimReservation(&state)
+        let trimmed = trimReservation(&state)
         if sync || trimmed {
             let code = files.synchronize(state.writeDescriptor)
             if code != 0 { throw .io(operation: .sync, path: segmentPath(state.writeSegment), errno: code) }
@@ -377,7 +385,7 @@ public final class DurableQueue: Sendable {
         state.withLock { state in
             // A clean close leaves no reserved zeros behind (a failure leaves them for
             // the next opening to cut).
-            if state.writeDescriptor >= 0 { _ = try? trimReservation(&state) }
+            if state.writeDescriptor >= 0 { trimReservation(&state) }
             for descriptor in [state.writeDescriptor, state.cursorDescriptor, state.lockDescriptor] where descriptor >= 0 {
                 PrivateFiles.closeDescriptor(descriptor)
             }
