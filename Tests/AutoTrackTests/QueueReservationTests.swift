@@ -1,4 +1,5 @@
 import AutoTrack
+import AutoTrackLocking
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -7,14 +8,17 @@ import Glibc
 
 /// A disk with `quota` bytes per file: a write reaching past it puts down what fits and
 /// then fails with `ENOSPC`.
-struct QuotaWriteLayer: QueueWriteLayer {
+final class QuotaWriteLayer: QueueWriteLayer {
     let quota: Int
+    /// The writes refused or cut short for want of room.
+    let refusals = Locked(0)
     private let system = SystemQueueWriteLayer()
 
     init(quota: Int) { self.quota = quota }
 
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         let room = quota - offset
+        if room < bytes.count { refusals.withLock { $0 += 1 } }
         guard room > 0 else { return -Int(ENOSPC) }
         return system.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[0..<min(room, bytes.count)]), at: offset)
     }
@@ -159,5 +163,25 @@ struct QueueReservationTests {
         let reopened = try DurableQueue(directory: directory)
         #expect(try reopened.peek(1000).map(\.payload) == acknowledged)
         #expect(reopened.statistics.truncatedBytes == 0)
+    }
+
+    @Test("a reservation that did not fit is not tried again in that segment: the disk is not filled on every append")
+    func refusedReservationIsNotRetried() throws {
+        let directory = temporaryDirectory("reservation-refused")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let layer = QuotaWriteLayer(quota: 64 << 10)
+        let queue = try DurableQueue(directory: directory, files: layer)
+        var records: [[UInt8]] = []
+        var refusedByFirst = 0
+        for batch in 0..<20 {
+            let batchRecords = (0..<3).map { payload(batch * 3 + $0) }
+            try queue.append(batchRecords, sync: true)
+            records += batchRecords
+            if batch == 0 { refusedByFirst = layer.refusals.withLock { $0 } }
+        }
+        // The first append's reservation ran into the quota; none of the 19 after it tried.
+        #expect(refusedByFirst > 0)
+        #expect(layer.refusals.withLock { $0 } == refusedByFirst)
+        #expect(try queue.peek(100).map(\.payload) == records)
     }
 }

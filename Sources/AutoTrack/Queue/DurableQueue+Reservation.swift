@@ -18,12 +18,15 @@ extension DurableQueue {
     /// and blocks with the data — a journal commit on each `fdatasync`. Written over
     /// zeros already on disk, the append's `fdatasync` writes only its data: one
     /// reservation (a larger write and one commit) serves the appends of the next
-    /// ``reservationBytes`` (none when it is 0). The zeros hold no record: recovery cuts them off with the
-    /// newest segment's tail, and a segment that is closed or left gives them back.
+    /// ``reservationBytes`` (none when it is 0). The zeros hold no record: recovery
+    /// cuts them off with the newest segment's tail, and a closed queue gives them
+    /// back. After a reservation that did not fit, the segment is not reserved again:
+    /// retrying would fill a nearly full disk for a moment on every append.
     func reserve(_ state: inout State, through end: Int) {
-        guard reservationBytes > 0, end > state.writeCapacity else { return }
+        guard reservationBytes > 0, !state.reservationRefused, end > state.writeCapacity else { return }
         let boundary = (end / reservationBytes + 1) * reservationBytes
         let reservedEnd = min(boundary, max(end, limits.segmentBytes))
+        guard reservedEnd > end else { return }
         var offset = end
         while offset < reservedEnd {
             let count = min(Self.zeros.count, reservedEnd - offset)
@@ -34,6 +37,7 @@ extension DurableQueue {
                 // The size stays as the queue knew it (if even the cut fails, the zeros
                 // left are a tail the next opening cuts).
                 _ = files.truncate(state.writeDescriptor, to: state.writeCapacity)
+                state.reservationRefused = true
                 return
             }
             offset += count

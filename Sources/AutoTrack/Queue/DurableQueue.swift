@@ -84,6 +84,7 @@ public final class DurableQueue: Sendable {
         var writeDescriptor: Int32 = -1    // the segment being appended to; -1 when closed
         var writeOffset = 0
         var writeCapacity = 0              // the write segment's size: past writeOffset, reserved zeros
+        var reservationRefused = false     // a reservation did not fit in the write segment: none again
         var pendingTruncation: Int?        // a failed write not yet cut off the write segment
         var statistics = QueueStatistics()
         var cursorDescriptor: Int32 = -1   // the open cursor file, -1 until first written
@@ -241,8 +242,9 @@ public final class DurableQueue: Sendable {
     }
 
     func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
-        // A segment is complete before the next one starts, synced if asked — and when
-        // its unused reservation was cut off, so that no older segment ends in zeros.
+        // A segment is complete before the next one starts, synced if asked. (Its
+        // reservation stops at the segment's limit, so none is left to cut here; the
+        // cut, synced, is a safeguard that no older segment ends in zeros.)
         let trimmed = trimReservation(&state)
         if sync || trimmed {
             let code = files.synchronize(state.writeDescriptor)
@@ -259,6 +261,7 @@ public final class DurableQueue: Sendable {
         state.writeSegment += 1
         state.writeOffset = 0
         state.writeCapacity = 0
+        state.reservationRefused = false
     }
 
     func enforceLimits(_ state: inout State) throws(QueueError) {

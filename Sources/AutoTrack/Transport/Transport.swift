@@ -113,6 +113,8 @@ public struct LocalFileTransport: EncodedEventTransport {
             return .retryLater(reason: "repairing the last line of \(file.lastPathComponent): errno \(errno)")
         }
         let layer = SystemQueueWriteLayer()
+        // Opened with `O_APPEND`, which keeps another writer's lines whole: each write
+        // lands at the file's end whatever the offset says (here the same place).
         var done = 0
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { layer.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[done...]), at: start + done) }
