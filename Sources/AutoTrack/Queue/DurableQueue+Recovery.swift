@@ -98,6 +98,30 @@ extension DurableQueue {
         }
     }
 
+    /// Moves appends to a new segment file, once the current one is full.
+    func startNextSegment(_ state: inout State, sync: Bool) throws(QueueError) {
+        // A segment is complete before the next one starts, synced if asked. (Its
+        // reservation stops at the segment's limit, so none is left to cut here; the
+        // cut, synced, is a safeguard that no older segment ends in zeros.)
+        let trimmed = trimReservation(&state)
+        if sync || trimmed {
+            let code = files.synchronize(state.writeDescriptor)
+            if code != 0 { throw .io(operation: .sync, path: segmentPath(state.writeSegment), errno: code) }
+        }
+        // Open the next one before letting go of this one: a failure leaves the queue
+        // appending where it was.
+        let next = segmentPath(state.writeSegment + 1)
+        // (A stray file of that name holds nothing indexed: it is emptied.)
+        let descriptor = PrivateFiles.open(next, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { throw .io(operation: .openSegment, path: next, errno: errno) }
+        PrivateFiles.closeDescriptor(state.writeDescriptor)
+        state.writeDescriptor = descriptor
+        state.writeSegment += 1
+        state.writeOffset = 0
+        state.writeCapacity = 0
+        state.reservationRefused = false
+    }
+
     /// Cuts bytes of a failed write (or a torn tail) off the write segment, before
     /// anything else is appended after them.
     func cutPendingTruncation(_ state: inout State) throws(QueueError) {
