@@ -10,10 +10,13 @@ import Glibc
 
 // The C entry points declared in `autotrack.h` (the `CAutoTrack` target). Each one
 // checks its pointers, turns every failure into a message for `error`, and never traps
-// on input.
+// on input. They are `package`, not internal: a whole-module (release) build gives
+// internal symbols hidden visibility, and libAutoTrackC would then export none of them
+// (`.ci/check-c-clients` checks both builds); not `public`, so that Swift clients see
+// no unsafe pointers.
 
 /// The `char **error` out-parameter of the C API.
-typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+package typealias ErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
 /// A tracker as C holds it: retained by `autotrack_tracker_create`, released by
 /// `autotrack_tracker_destroy`.
@@ -86,7 +89,7 @@ func reporting(_ errorOut: ErrorOut, _ body: () throws -> Void) -> Int32 {
 }
 
 @_cdecl("autotrack_tracker_create")
-func autotrack_tracker_create(_ configurationJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> OpaquePointer? {
+package func autotrack_tracker_create(_ configurationJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> OpaquePointer? {
     do {
         let configuration = try CConfiguration(json: try CStrings.bytes(configurationJSON, "configuration_json")).configuration
         let tracker = try Tracker(configuration: configuration)
@@ -101,7 +104,7 @@ func autotrack_tracker_create(_ configurationJSON: UnsafePointer<CChar>?, _ erro
 }
 
 @_cdecl("autotrack_tracker_destroy")
-func autotrack_tracker_destroy(_ tracker: OpaquePointer?) {
+package func autotrack_tracker_destroy(_ tracker: OpaquePointer?) {
     guard let tracker else { return }
     let handle = Unmanaged<CTrackerHandle>.fromOpaque(UnsafeRawPointer(tracker))
     handle.takeUnretainedValue().tracker.shutdown()
@@ -109,7 +112,7 @@ func autotrack_tracker_destroy(_ tracker: OpaquePointer?) {
 }
 
 @_cdecl("autotrack_track")
-func autotrack_track(
+package func autotrack_track(
     _ tracker: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ propertiesJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut
 ) -> Int32 {
     reporting(errorOut) {
@@ -121,7 +124,7 @@ func autotrack_track(
 }
 
 @_cdecl("autotrack_flush")
-func autotrack_flush(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_flush(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) {
         let report = try CTrackerHandle.from(tracker).tracker.flush()
         if report.deferred { throw CAPIError("the transport is unavailable: events stay queued for the next flush") }
@@ -129,22 +132,22 @@ func autotrack_flush(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> Int32 {
 }
 
 @_cdecl("autotrack_identify")
-func autotrack_identify(_ tracker: OpaquePointer?, _ anonymousID: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_identify(_ tracker: OpaquePointer?, _ anonymousID: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) { try CTrackerHandle.from(tracker).tracker.identify(anonymousID: try CStrings.string(anonymousID, "anonymous_id")) }
 }
 
 @_cdecl("autotrack_login")
-func autotrack_login(_ tracker: OpaquePointer?, _ loginID: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_login(_ tracker: OpaquePointer?, _ loginID: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) { try CTrackerHandle.from(tracker).tracker.login(try CStrings.string(loginID, "login_id")) }
 }
 
 @_cdecl("autotrack_logout")
-func autotrack_logout(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_logout(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) { try CTrackerHandle.from(tracker).tracker.logout() }
 }
 
 @_cdecl("autotrack_register_super_properties")
-func autotrack_register_super_properties(_ tracker: OpaquePointer?, _ propertiesJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_register_super_properties(_ tracker: OpaquePointer?, _ propertiesJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) {
         let handle = try CTrackerHandle.from(tracker)
         _ = try CStrings.bytes(propertiesJSON, "properties_json")
@@ -153,7 +156,7 @@ func autotrack_register_super_properties(_ tracker: OpaquePointer?, _ properties
 }
 
 @_cdecl("autotrack_load_settings")
-func autotrack_load_settings(_ tracker: OpaquePointer?, _ settingsJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_load_settings(_ tracker: OpaquePointer?, _ settingsJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) {
         let handle = try CTrackerHandle.from(tracker)
         try handle.tracker.loadAutoTrackSettings(json: try CStrings.bytes(settingsJSON, "settings_json"))
@@ -161,7 +164,7 @@ func autotrack_load_settings(_ tracker: OpaquePointer?, _ settingsJSON: UnsafePo
 }
 
 @_cdecl("autotrack_set_consent")
-func autotrack_set_consent(_ tracker: OpaquePointer?, _ consent: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
+package func autotrack_set_consent(_ tracker: OpaquePointer?, _ consent: UnsafePointer<CChar>?, _ errorOut: ErrorOut) -> Int32 {
     reporting(errorOut) {
         let handle = try CTrackerHandle.from(tracker)
         let name = try CStrings.string(consent, "consent")
@@ -171,7 +174,7 @@ func autotrack_set_consent(_ tracker: OpaquePointer?, _ consent: UnsafePointer<C
 }
 
 @_cdecl("autotrack_diagnostics_json")
-func autotrack_diagnostics_json(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> UnsafeMutablePointer<CChar>? {
+package func autotrack_diagnostics_json(_ tracker: OpaquePointer?, _ errorOut: ErrorOut) -> UnsafeMutablePointer<CChar>? {
     var text: String?
     let status = reporting(errorOut) {
         let diagnostics = try CTrackerHandle.from(tracker).tracker.diagnostics
@@ -186,14 +189,14 @@ func autotrack_diagnostics_json(_ tracker: OpaquePointer?, _ errorOut: ErrorOut)
 }
 
 @_cdecl("autotrack_host_interaction")
-func autotrack_host_interaction(
+package func autotrack_host_interaction(
     _ tracker: OpaquePointer?, _ treeJSON: UnsafePointer<CChar>?, _ interactionJSON: UnsafePointer<CChar>?, _ errorOut: ErrorOut
 ) -> Int32 {
     autotrack_host_interaction_scheduled(tracker, treeJSON, interactionJSON, nil, errorOut)
 }
 
 @_cdecl("autotrack_host_interaction_scheduled")
-func autotrack_host_interaction_scheduled(
+package func autotrack_host_interaction_scheduled(
     _ tracker: OpaquePointer?, _ treeJSON: UnsafePointer<CChar>?, _ interactionJSON: UnsafePointer<CChar>?,
     _ nextUpdate: UnsafeMutablePointer<CLongLong>?, _ errorOut: ErrorOut
 ) -> Int32 {
