@@ -8,24 +8,34 @@ extension Tracker {
     /// Who events are about now.
     public var identity: Identity { state.withLock { $0.identity } }
 
-    /// Sets the anonymous (device) id.
+    /// Sets the anonymous (device) id, kept in the store for later launches.
     public func identify(anonymousID: String) throws(ValidationError) {
         try configuration.rules.checkIdentifier(anonymousID, field: "anonymous_id")
+        // Stored under the lock, so the file holds the last identity set, whichever
+        // thread set it.
         state.withLock { state in
             let login = state.identity.loginID
             state.identity = login.map { .loggedIn($0, anonymousID: anonymousID) } ?? .anonymous(anonymousID)
+            StoredIdentity.storeAnonymousID(anonymousID, in: configuration.storeDirectory)
         }
     }
 
-    /// Files later events under `loginID`.
+    /// Files later events under `loginID`, in this launch and the later ones until
+    /// ``logout()``.
     public func login(_ loginID: String) throws(ValidationError) {
         try configuration.rules.checkIdentifier(loginID, field: "login_id")
-        state.withLock { $0.identity = .loggedIn(loginID, anonymousID: $0.identity.anonymousID) }
+        state.withLock { state in
+            state.identity = .loggedIn(loginID, anonymousID: state.identity.anonymousID)
+            StoredIdentity.storeLoginID(loginID, in: configuration.storeDirectory)
+        }
     }
 
-    /// Files later events under the anonymous id again.
+    /// Files later events under the anonymous id again (and forgets the stored login).
     public func logout() {
-        state.withLock { $0.identity = .anonymous($0.identity.anonymousID ?? $0.identity.distinctID) }
+        state.withLock { state in
+            state.identity = .anonymous(state.identity.anonymousID ?? state.identity.distinctID)
+            StoredIdentity.storeLoginID(nil, in: configuration.storeDirectory)
+        }
     }
 
     /// Adds properties to every later event (validated like a caller's).

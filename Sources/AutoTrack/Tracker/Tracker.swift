@@ -122,8 +122,8 @@ public final class Tracker: Sendable {
         }
     }
 
-    /// Opens the tracker: recovers the queue, loads (or creates) the anonymous id, and
-    /// starts the flush timer.
+    /// Opens the tracker: recovers the queue, loads (or creates) the anonymous id and any
+    /// login a launch before did not log out of, and starts the flush timer.
     public init(configuration: TrackerConfiguration) throws(QueueError) {
         self.configuration = configuration
         queue = try DurableQueue(directory: configuration.storeDirectory.appendingPathComponent("queue"), limits: configuration.queueLimits)
@@ -143,8 +143,10 @@ public final class Tracker: Sendable {
         encoder = EventJSONEncoder(dateOffsetSeconds: configuration.dateOffsetSeconds)
         encodedPresets = EncodedPropertyPrefix(
             configuration.rules.sanitized(configuration.device.presetProperties, report: &presetRepairs), encoder: encoder)
-        let anonymous = Self.loadAnonymousID(in: configuration.storeDirectory)
-        var initial = State(context: CallContext(identity: .anonymous(anonymous), superProperties: [:]), settings: configuration.autoTrackSettings)
+        let anonymous = StoredIdentity.loadAnonymousID(in: configuration.storeDirectory)
+        let identity: Identity = StoredIdentity.loadLoginID(in: configuration.storeDirectory)
+            .map { .loggedIn($0, anonymousID: anonymous) } ?? .anonymous(anonymous)
+        var initial = State(context: CallContext(identity: identity, superProperties: [:]), settings: configuration.autoTrackSettings)
         initial.diagnostics.sanitized.add(presetRepairs)
         initial.consent = Self.storedConsent(in: configuration.storeDirectory) ?? configuration.initialConsent
         handOff.setRefusing(initial.consent == .denied)
@@ -157,20 +159,6 @@ public final class Tracker: Sendable {
         }
         startTimer()
         startRemoteSettings()
-    }
-
-    /// The stored anonymous id, or a new one stored privately (0600 in a 0700
-    /// directory). A store that cannot be written gives an id for this run only.
-    private static func loadAnonymousID(in directory: URL) -> String {
-        let file = directory.appendingPathComponent("anonymous_id")
-        if let bytes = PrivateFiles.read(file.path) {
-            let stored = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if !stored.isEmpty { return stored }
-        }
-        let created = UUID().uuidString
-        _ = PrivateFiles.createDirectory(directory.path)
-        _ = PrivateFiles.write(Array(created.utf8), to: file.path)
-        return created
     }
 
     private func startTimer() {

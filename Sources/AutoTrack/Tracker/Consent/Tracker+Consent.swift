@@ -46,8 +46,11 @@ extension Tracker {
             sender.sync { worker.sync(execute: purge) }
         }
         let anonymous = UUID().uuidString
-        _ = PrivateFiles.write(Array(anonymous.utf8), to: configuration.storeDirectory.appendingPathComponent("anonymous_id").path)
-        state.withLock { $0.identity = .anonymous(anonymous) }
+        state.withLock { state in
+            state.identity = .anonymous(anonymous)
+            StoredIdentity.storeAnonymousID(anonymous, in: configuration.storeDirectory)
+            StoredIdentity.storeLoginID(nil, in: configuration.storeDirectory)
+        }
     }
 
     /// The consent stored in `directory`, if any.
