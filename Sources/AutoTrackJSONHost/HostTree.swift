@@ -123,6 +123,10 @@ public enum HostTreeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A node asks for exposure but the adapter has no tracker to record it
     /// (made with `JSONHostAdapter(context:)`).
     case exposureUnavailable(tag: String)
+    /// The interaction and the tree's other exposures were recorded, but the monitor
+    /// refused the exposure request of the node tagged `tag` (its event name or
+    /// properties): the call is not to be repeated, the request is to be fixed.
+    case exposureRefused(tag: String, reason: String)
 
     /// The message.
     public var description: String {
@@ -137,6 +141,8 @@ public enum HostTreeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooLarge(let reason): reason
         case .exposureUnavailable(let tag):
             "the node tagged '\(tag)' asks for exposure, but this adapter has no exposure monitor (make it with JSONHostAdapter(tracker:))"
+        case .exposureRefused(let tag, let reason):
+            "the interaction was recorded (do not send it again), but the exposure of the node tagged '\(tag)' was refused: \(reason)"
         }
     }
 }

@@ -137,7 +137,7 @@ public final class JSONHostAdapter: Sendable {
                 try exposures.watch(element, options: request.options, properties: request.properties, eventName: request.eventName)
                 now[tag] = element
             } catch {
-                failures.append(.invalid(path: "exposure of '\(tag)'", reason: error.description))
+                failures.append(.exposureRefused(tag: tag, reason: error.description))
             }
         }
         for (tag, element) in watched where now[tag] !== element { exposures.unwatch(element) }

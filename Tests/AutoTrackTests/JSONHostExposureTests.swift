@@ -180,12 +180,20 @@ struct JSONHostExposureTests {
         }
     }
 
-    @Test("an invalid event name is reported after the rest of the document was applied")
+    @Test("an invalid event name is reported after the rest of the document was applied, saying the interaction was recorded")
     func invalidEventName() throws {
         let fixture = try Fixture()
         defer { fixture.memory.close() }
-        #expect(throws: HostTreeError.self) { try fixture.send(Self.feed(rows: 1, banner: #"{"event": ""}"#)) }
+        let refused = #expect(throws: HostTreeError.self) {
+            try fixture.send(Self.feed(rows: 1, banner: #"{"event": ""}"#), #"{"kind": "tap", "target": "row-0"}"#)
+        }
+        guard case .exposureRefused(tag: "banner", _)? = refused else {
+            Issue.record("expected the banner's exposure to be refused, got \(String(describing: refused))")
+            return
+        }
+        #expect(refused?.description.hasPrefix("the interaction was recorded (do not send it again)") == true)
         #expect(fixture.exposures.map(Self.position) == ["0:0"])
+        #expect(fixture.memory.events.filter { $0.name == .appClick }.count == 1)
     }
 
     @Test("the documentation's example: a banner's exposure")
