@@ -66,8 +66,17 @@ struct CConfiguration {
         self.configuration = configuration
     }
 
+    /// The keys only one transport reads: given for another, they would be ignored.
+    static let transportKeys: KeyValuePairs<String, [String]> = ["ndjson": ["ndjson_file"], "http": ["endpoint", "wire_format", "timeout_seconds"]]
+
     static func transport(_ reader: Reader, storeDirectory: URL) throws(CAPIError) -> TransportChoice {
-        switch try reader.string("transport") ?? "ndjson" {
+        let chosen = try reader.string("transport") ?? "ndjson"
+        for (owner, keys) in transportKeys where owner != chosen {
+            if let key = keys.first(where: { reader.document[$0] != nil }) {
+                throw CAPIError("configuration: '\(key)' is read by transport '\(owner)' only, and the transport is '\(chosen)'")
+            }
+        }
+        switch chosen {
         case "ndjson":
             let file = try reader.string("ndjson_file").map { URL(fileURLWithPath: $0) }
             return .localFile(file ?? storeDirectory.appendingPathComponent("events.ndjson"))
