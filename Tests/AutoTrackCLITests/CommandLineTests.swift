@@ -93,6 +93,29 @@ struct CommandLineTests {
         #expect(lines.count == collector.events.count, "the copy holds what the collector received")
     }
 
+    @Test("demo --json writes the events alone to standard output, each a JSON object, and the narration elsewhere")
+    func demoJSONForScripts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-json-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try run(autotrackExecutable.path, ["demo", "--json", "--out", directory.path])
+        #expect(status == 0)
+        // Pretty-printed objects, each opening and closing at the start of a line.
+        var objects: [[String: Any]] = []
+        var current: [Substring] = []
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current.isEmpty, line.isEmpty { continue }
+            current.append(line)
+            guard line == "}" else { continue }
+            let object = try JSONSerialization.jsonObject(with: Data(current.joined(separator: "\n").utf8))
+            objects.append(try #require(object as? [String: Any]))
+            current = []
+        }
+        #expect(current.isEmpty, "standard output ends with a whole object: \(current.prefix(3))")
+        let delivered = try String(contentsOf: directory.appendingPathComponent("events.ndjson"), encoding: .utf8).split(separator: "\n")
+        #expect(objects.count >= delivered.count - 1, "every event printed (the crashed child's own event is not)")
+        #expect(objects.allSatisfy { $0["event"] is String })
+    }
+
     @Test("a usage mistake writes nothing to standard output")
     func usageMistakesStayOffStandardOutput() throws {
         let process = Process()

@@ -70,25 +70,34 @@ struct DemoCommand {
         let host = try ReferenceHost()
         try tracker.enableAutoTrack(on: host)
         let app = try SampleApp(host: host)
-        print("AutoTrack demo — store: \(directory.path)\n")
+        // With --json, standard output carries the events alone (a stream of JSON
+        // objects for scripts); the narration goes to standard error.
+        func narrate(_ text: String) {
+            if printsJSON {
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            } else {
+                print(text)
+            }
+        }
+        narrate("AutoTrack demo — store: \(directory.path)\n")
         try ScriptedSession.play(on: app, tracker: tracker, pausing: true) { step in
             tracker.waitUntilQueued()
-            print("\n▶ \(step.description)")
+            narrate("\n▶ \(step.description)")
         }
         tracker.waitUntilQueued()
         let report = tracker.flush()
         tracker.shutdown()
         let diagnostics = tracker.diagnostics
-        print("\n▶ crash a child process with SIGSEGV, then launch again: the crash is delivered")
+        narrate("\n▶ crash a child process with SIGSEGV, then launch again: the crash is delivered")
         try Self.crashAndRelaunch(store: directory.appendingPathComponent("crash-store"), configuration: configuration)
 
-        print("\n" + Self.summary(tally.withLock { $0 }))
+        narrate("\n" + Self.summary(tally.withLock { $0 }))
         var inspectLine = "Look at the screens and where the clicks went: swift run autotrack inspect --out DIR --events \(output.path)"
         if writesInspectPage, endpoint == nil {
             let page = try InspectCommand.write(to: directory.appendingPathComponent("inspect"), events: output)
             inspectLine = "inspect:   file://\(page.path) (this session's clicks as a heat map)"
         }
-        print("""
+        narrate("""
 
             \(printed.withLock { $0 }) events: \(diagnostics.queued) queued, \(report.delivered) delivered now (\(diagnostics.delivered) in all), \
             \(report.rejected) rejected by the collector, \(diagnostics.queue.pendingRecords) still queued\
