@@ -30,7 +30,8 @@ typedef struct autotrack_tracker autotrack_tracker;
 const char *autotrack_api_version(void);
 
 /* Creates a tracker from a JSON configuration object. Keys (only "store_directory" is
- * required; an unknown key is an error):
+ * required; an unknown key is an error, and so is a key only another transport reads,
+ * such as "endpoint" without "transport": "http"):
  *   "store_directory"        string   where the queue, identity and consent live
  *   "transport"              string   "ndjson" (default), "http" or "none"
  *   "ndjson_file"            string   the file "ndjson" appends to
@@ -64,7 +65,8 @@ int autotrack_track(autotrack_tracker *tracker, const char *event, const char *p
 /* Stores what is pending and sends what the transport takes. */
 int autotrack_flush(autotrack_tracker *tracker, char **error);
 
-/* Sets the anonymous id (distinct_id before login). */
+/* Sets the anonymous id (distinct_id before login). Kept in the store directory, as a
+ * login is, for later launches. */
 int autotrack_identify(autotrack_tracker *tracker, const char *anonymous_id, char **error);
 
 /* Logs in as `login_id`; autotrack_logout() returns to the anonymous id. */
@@ -114,7 +116,13 @@ char *autotrack_diagnostics_json(autotrack_tracker *tracker, char **error);
  * Each tree sent is what is on screen now; a watched node sent again with its tag, type
  * and role keeps its appearance, one missing or out of view has left. Send the tree with
  * {"kind": "layout"} after scrolling and layout, and at the time
- * autotrack_host_interaction_scheduled() gives. */
+ * autotrack_host_interaction_scheduled() gives.
+ *
+ * A tree or interaction that cannot be read fails with nothing recorded. One exception:
+ * when only a node's exposure request is refused (an invalid "event" name or
+ * "properties"), the interaction and the other exposures are recorded, and the call
+ * returns -1 with a message that starts "the interaction was recorded" — fix the
+ * request; sending the call again would record the interaction twice. */
 int autotrack_host_interaction(autotrack_tracker *tracker, const char *tree_json, const char *interaction_json, char **error);
 
 /* As autotrack_host_interaction(), and writes to *next_update_ms (when not NULL) how many
