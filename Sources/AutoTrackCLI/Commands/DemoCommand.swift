@@ -65,11 +65,6 @@ struct DemoCommand {
         configuration.autoTrackSettings.eventTypes = .all
         // A dead click shows half a second after the tap nothing answered.
         configuration.autoTrackSettings.deadClickTimeout = .milliseconds(500)
-        let tracker = try Tracker(configuration: configuration)
-        // As an app does: start the SDK first, then build the UI.
-        let host = try ReferenceHost()
-        try tracker.enableAutoTrack(on: host)
-        let app = try SampleApp(host: host)
         // With --json, standard output carries the events alone (a stream of JSON
         // objects for scripts); the narration goes to standard error.
         func narrate(_ text: String) {
@@ -79,7 +74,13 @@ struct DemoCommand {
                 print(text)
             }
         }
+        // Before the tracker starts: its first events print from its worker.
         narrate("AutoTrack demo — store: \(directory.path)\n")
+        let tracker = try Tracker(configuration: configuration)
+        // As an app does: start the SDK first, then build the UI.
+        let host = try ReferenceHost()
+        try tracker.enableAutoTrack(on: host)
+        let app = try SampleApp(host: host)
         try ScriptedSession.play(on: app, tracker: tracker, pausing: true) { step in
             tracker.waitUntilQueued()
             narrate("\n▶ \(step.description)")
