@@ -38,6 +38,11 @@ struct CommandLineTests {
         (["oracle-worker", "--programs", "x", "--seed", "1"], "'--programs': needs a positive number of programs"),
         (["conformance", "--explore", "3", "--scenario", "GEN-01"], "'--explore' runs generated sessions, not catalog scenarios"),
         (["conformance", "--explore", "0"], "'--explore': needs a positive number of sessions"),
+        (["conformance", "--html", "x.html"], "'--html' is read by '--explore N' only"),
+        (["conformance", "--seed", "3"], "'--seed' is read by '--explore N' only"),
+        (["demo", "--format", "json"], "'--format' is the wire format of '--endpoint'"),
+        (["inspect", "--serve", "--events", "e.ndjson"], "'--serve' shows a live session: leave out '--events'"),
+        (["inspect", "--out", "d", "--port", "9000"], "'--port' is where '--serve' listens"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         // Standard output is not read: a usage mistake says nothing there.
@@ -76,14 +81,14 @@ struct CommandLineTests {
         #expect(output.contains("UILabel \"Orders content\""))
     }
 
-    @Test("demo --endpoint sends the session to the collector and keeps a copy in the events.ndjson it names")
+    @Test("demo --endpoint sends the session to the collector and keeps a copy in the events.ndjson it names, from which --inspect draws its page")
     func demoToAnEndpoint() throws {
         let collector = try LocalCollector()
         defer { collector.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-endpoint-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (status, output) = try run(autotrackExecutable.path, [
-            "demo", "--out", directory.path, "--endpoint", "http://127.0.0.1:\(collector.port)/sa?project=default",
+            "demo", "--out", directory.path, "--endpoint", "http://127.0.0.1:\(collector.port)/sa?project=default", "--inspect",
         ])
         #expect(status == 0, "\(output)")
         let copy = directory.appendingPathComponent("events.ndjson")
@@ -91,6 +96,7 @@ struct CommandLineTests {
         let lines = try String(contentsOf: copy, encoding: .utf8).split(separator: "\n")
         #expect(!lines.isEmpty)
         #expect(lines.count == collector.events.count, "the copy holds what the collector received")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("inspect/index.html").path))
     }
 
     @Test("demo --json writes the events alone to standard output, each a JSON object, and the narration elsewhere")

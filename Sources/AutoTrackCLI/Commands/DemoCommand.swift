@@ -94,7 +94,7 @@ struct DemoCommand {
 
         narrate("\n" + Self.summary(tally.withLock { $0 }))
         var inspectLine = "Look at the screens and where the clicks went: swift run autotrack inspect --out DIR --events \(output.path)"
-        if writesInspectPage, endpoint == nil {
+        if writesInspectPage {
             let page = try InspectCommand.write(to: directory.appendingPathComponent("inspect"), events: output)
             inspectLine = "inspect:   file://\(page.path) (this session's clicks as a heat map)"
         }

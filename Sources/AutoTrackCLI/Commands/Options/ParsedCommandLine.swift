@@ -18,6 +18,9 @@ struct ParsedCommandLine {
     /// Whether `flag` was given.
     func isSet(_ flag: CommandOption<Bool>) -> Bool { given[flag.name] != nil }
 
+    /// Whether `option` was given, whatever its value.
+    func isGiven<Value>(_ option: CommandOption<Value>) -> Bool { given[option.name] != nil }
+
     /// Parses `arguments` against `options`: `--name value` and `--name=value`, flags
     /// without a value; unknown options, missing or refused values and repeats name the
     /// option and what is accepted.
