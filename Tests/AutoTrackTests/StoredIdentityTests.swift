@@ -7,56 +7,54 @@ import Testing
 /// files its events under the same anonymous id and login.
 @Suite("The identity across launches")
 struct StoredIdentityTests {
-    static func open(_ directory: URL) throws -> Tracker {
-        try Tracker(configuration: TrackerConfiguration(
+    /// One launch on the store in `directory`: opens a tracker, runs `body` with it,
+    /// shuts it down.
+    @discardableResult
+    static func launch<Result>(_ directory: URL, _ body: (Tracker) throws -> Result) throws -> Result {
+        let tracker = try Tracker(configuration: TrackerConfiguration(
             storeDirectory: directory, device: testDevice, flushPolicy: FlushPolicy(batchSize: 1000, interval: nil)))
+        defer { tracker.shutdown() }
+        return try body(tracker)
     }
 
     @Test("identify and login are kept for the next launch; logout is too")
     func keptAcrossLaunches() throws {
         let directory = temporaryDirectory("stored-identity")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try Self.open(directory)
-        let generated = try #require(first.identity.anonymousID)
-        try first.identify(anonymousID: "anon-XYZ")
-        try first.login("user-7")
-        first.shutdown()
-
-        let second = try Self.open(directory)
-        #expect(second.identity == .loggedIn("user-7", anonymousID: "anon-XYZ"))
-        #expect(second.identity.anonymousID != generated)
-        second.logout()
-        second.shutdown()
-
-        let third = try Self.open(directory)
-        #expect(third.identity == .anonymous("anon-XYZ"))
-        third.shutdown()
+        let generated = try Self.launch(directory) { tracker in
+            let generated = try #require(tracker.identity.anonymousID)
+            try tracker.identify(anonymousID: "anon-XYZ")
+            try tracker.login("user-7")
+            return generated
+        }
+        try Self.launch(directory) { tracker in
+            #expect(tracker.identity == .loggedIn("user-7", anonymousID: "anon-XYZ"))
+            #expect(tracker.identity.anonymousID != generated)
+            tracker.logout()
+        }
+        #expect(try Self.launch(directory) { $0.identity } == .anonymous("anon-XYZ"))
     }
 
     @Test("a login made before identify keeps its anonymous id when identify comes later")
     func identifyAfterLogin() throws {
         let directory = temporaryDirectory("stored-identity-order")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try Self.open(directory)
-        try first.login("user-9")
-        try first.identify(anonymousID: "device-9")
-        first.shutdown()
-        let second = try Self.open(directory)
-        #expect(second.identity == .loggedIn("user-9", anonymousID: "device-9"))
-        second.shutdown()
+        try Self.launch(directory) { tracker in
+            try tracker.login("user-9")
+            try tracker.identify(anonymousID: "device-9")
+        }
+        #expect(try Self.launch(directory) { $0.identity } == .loggedIn("user-9", anonymousID: "device-9"))
     }
 
     @Test("denying consent forgets the stored login with the anonymous id")
     func denialForgetsTheLogin() throws {
         let directory = temporaryDirectory("stored-identity-denied")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try Self.open(directory)
-        try first.login("user-7")
-        first.setConsent(.denied)
-        let reset = try #require(first.identity.anonymousID)
-        first.shutdown()
-        let second = try Self.open(directory)
-        #expect(second.identity == .anonymous(reset))
-        second.shutdown()
+        let reset = try Self.launch(directory) { tracker in
+            try tracker.login("user-7")
+            tracker.setConsent(.denied)
+            return try #require(tracker.identity.anonymousID)
+        }
+        #expect(try Self.launch(directory) { $0.identity } == .anonymous(reset))
     }
 }

@@ -102,17 +102,16 @@ enum CommandLineInvocation {
                 return
             }
             // What only an exploration reads is a mistake without one, not silently ignored.
-            for (option, given) in [(Options.html.name, values.isGiven(Options.html)), (Options.seed.name, values.isGiven(Options.seed))] where given {
-                throw UsageError(message: "'\(option)' is read by '--explore N' only: add it, or leave out '\(option)'")
-            }
+            try values.refuse(Options.html, "'--html' is read by '--explore N' only: add it, or leave out '--html'")
+            try values.refuse(Options.seed, "'--seed' is read by '--explore N' only: add it, or leave out '--seed'")
             self = .conformance(ConformanceCommand(
                 jsonOutput: values.value(Options.json), junitOutput: values.value(Options.junit), mutants: values.isSet(Options.mutants),
                 scenarioIDs: Set(scenarioIDs), point: values.value(Options.point), backends: backends,
                 hookLibrary: values.value(Options.hookLibrary)))
         case "demo":
             typealias Options = DemoCommand.Options
-            if values.isGiven(Options.format), !values.isGiven(Options.endpoint) {
-                throw UsageError(message: "'--format' is the wire format of '--endpoint': give both, or leave out '--format'")
+            if !values.isGiven(Options.endpoint) {
+                try values.refuse(Options.format, "'--format' is the wire format of '--endpoint': give both, or leave out '--format'")
             }
             self = .demo(DemoCommand(
                 outputDirectory: values.value(Options.out), endpoint: values.value(Options.endpoint),
@@ -127,13 +126,12 @@ enum CommandLineInvocation {
         case "inspect":
             typealias Options = InspectCommand.Options
             if values.isSet(Options.serve) {
-                for (option, given) in [(Options.out.name, values.isGiven(Options.out)), (Options.events.name, values.isGiven(Options.events))] where given {
-                    throw UsageError(message: "'--serve' shows a live session: leave out '\(option)'")
-                }
+                try values.refuse(Options.out, "'--serve' shows a live session: leave out '--out'")
+                try values.refuse(Options.events, "'--serve' shows a live session: leave out '--events'")
                 self = .inspect(InspectCommand(outputDirectory: "", eventsFile: nil, servePort: UInt16(values.value(Options.port) ?? 8107)))
             } else {
                 guard let out = values.value(Options.out) else { throw UsageError(message: "'inspect' needs --out DIR, or --serve") }
-                if values.isGiven(Options.port) { throw UsageError(message: "'--port' is where '--serve' listens: add it, or leave out '--port'") }
+                try values.refuse(Options.port, "'--port' is where '--serve' listens: add it, or leave out '--port'")
                 self = .inspect(InspectCommand(outputDirectory: out, eventsFile: values.value(Options.events)))
             }
         case "oracle":

@@ -21,6 +21,12 @@ struct ParsedCommandLine {
     /// Whether `option` was given, whatever its value.
     func isGiven<Value>(_ option: CommandOption<Value>) -> Bool { given[option.name] != nil }
 
+    /// Refuses `option` where the command would ignore it: a usage mistake saying
+    /// `message`, when it was given.
+    func refuse<Value>(_ option: CommandOption<Value>, _ message: @autoclosure () -> String) throws(UsageError) {
+        if isGiven(option) { throw UsageError(message: message()) }
+    }
+
     /// Parses `arguments` against `options`: `--name value` and `--name=value`, flags
     /// without a value; unknown options, missing or refused values and repeats name the
     /// option and what is accepted.
